@@ -1,0 +1,20 @@
+"""The list of games. The platform finds games only through this module (DESIGN.md §1)."""
+
+from __future__ import annotations
+
+from app.games.arboretum import GAME as ARBORETUM
+from app.games.base import Game
+
+GAMES: dict[str, Game] = {game.id: game for game in (ARBORETUM,)}
+
+
+class UnknownGame(KeyError):
+    """No game with that id is installed."""
+
+
+def get_game(game_id: str) -> Game:
+    """The game with that id, or :class:`UnknownGame`."""
+    try:
+        return GAMES[game_id]
+    except KeyError:
+        raise UnknownGame(game_id) from None
