@@ -1,0 +1,156 @@
+"""What each seat may see of an Arboretum game, and the game log.
+
+Hidden information (rulebook "Cómo jugar"; spec §Turn): the cards in each hand (the others see
+only the count) and the deck (everyone sees its size, nobody its content or order). Arboreta and
+discard piles are public in full. Scoring reveals every hand (rulebook "Puntuación de los
+caminos": the players reveal their cards), so once the game is over all hands are shown.
+"""
+
+from __future__ import annotations
+
+from app.games.arboretum.data import SPECIES
+from app.games.arboretum.rules import (
+    STEP_OVER,
+    STEP_PLAY,
+    ArboretumState,
+    Card,
+    card_name,
+    result,
+    score_details,
+)
+from app.games.base import JSON, Event, Move
+
+_ORDER = {kind: i for i, kind in enumerate(SPECIES)}
+
+
+def _card(card: Card) -> list[str | int]:
+    return [card[0], card[1]]
+
+
+def _hand_cards(hand: tuple[Card, ...]) -> list[list[str | int]]:
+    """A hand in table order (species, then value) — the order it is shown in."""
+    return [_card(c) for c in sorted(hand, key=lambda c: (_ORDER[c[0]], c[1]))]
+
+
+def view(state: ArboretumState, seat: int | None) -> JSON:
+    """The JSON-ready table as ``seat`` sees it (``None``, or any non-seat: a spectator)."""
+    over = state.step == STEP_OVER
+    return {
+        "players": state.players,
+        "species": list(state.species),
+        "deck_count": len(state.deck),
+        "turn": None if over else state.turn,
+        "step": state.step,
+        "draws_left": state.draws_left,
+        "hands": [
+            {
+                "count": len(hand),
+                "cards": _hand_cards(hand) if over or i == seat else None,
+            }
+            for i, hand in enumerate(state.hands)
+        ],
+        "arboreta": [
+            [{"cell": [r, c], "card": _card(card)} for (r, c), card in plantings]
+            for plantings in state.arboreta
+        ],
+        "discards": [[_card(card) for card in pile] for pile in state.discards],
+        "last_played": [
+            list(plantings[-1][0]) if plantings else None for plantings in state.arboreta
+        ],
+        "result": score_details(state) if over else None,
+    }
+
+
+def _p(seat: int) -> str:
+    """The placeholder the platform replaces with the name of the player in ``seat``."""
+    return "{p" + str(seat) + "}"
+
+
+def events(before: ArboretumState, seat: int, move: Move, after: ArboretumState) -> list[Event]:
+    """The log lines of an applied move. Public lines never name a hidden card."""
+    me = _p(seat)
+    kind = move["type"]
+    lines: list[Event] = []
+    if kind == "draw":
+        source = move["source"]
+        if source == "deck":
+            card = before.deck[-1]
+            lines.append(
+                Event("arboretum.draw_deck", f"{me} drew from the deck", {"player": seat})
+            )
+            lines.append(
+                Event(
+                    "arboretum.draw_deck_private",
+                    f"You drew {card_name(card)} from the deck",
+                    {"player": seat, "card": _card(card)},
+                    seats=frozenset((seat,)),
+                )
+            )
+            if not after.deck:
+                lines.append(
+                    Event(
+                        "arboretum.last_card",
+                        f"{me} drew the last card of the deck: this is the last turn",
+                        {"player": seat},
+                    )
+                )
+        else:
+            card = before.discards[source][-1]
+            pile = "their own discard pile" if source == seat else f"{_p(source)}'s discard pile"
+            lines.append(
+                Event(
+                    "arboretum.draw_discard",
+                    f"{me} took {card_name(card)} from {pile}",
+                    {"player": seat, "from": source, "card": _card(card)},
+                )
+            )
+        if before.draws_left == 2 and after.step == STEP_PLAY:
+            lines.append(
+                Event(
+                    "arboretum.draw_skipped",
+                    f"{me} skips the second draw: the deck and every discard pile are empty",
+                    {"player": seat},
+                )
+            )
+    elif kind == "play":
+        card = (move["card"][0], move["card"][1])
+        cell = [move["cell"][0], move["cell"][1]]
+        lines.append(
+            Event(
+                "arboretum.play",
+                f"{me} planted {card_name(card)}",
+                {"player": seat, "card": _card(card), "cell": cell},
+            )
+        )
+    else:
+        card = (move["card"][0], move["card"][1])
+        lines.append(
+            Event(
+                "arboretum.discard",
+                f"{me} discarded {card_name(card)}",
+                {"player": seat, "card": _card(card)},
+            )
+        )
+    if after.step == STEP_OVER and before.step != STEP_OVER:
+        lines.append(_game_over(after))
+    return lines
+
+
+def _game_over(state: ArboretumState) -> Event:
+    final = result(state)
+    assert final is not None
+    scores = ", ".join(f"{_p(seat)} {points}" for seat, points in enumerate(final.scores))
+    names = [_p(seat) for seat in final.winners]
+    if len(names) == 1:
+        verdict = f"{names[0]} wins"
+    else:
+        verdict = f"{', '.join(names[:-1])} and {names[-1]} share the win"
+    return Event(
+        "arboretum.game_over",
+        f"Game over: {scores}. {verdict}.",
+        {
+            "scores": list(final.scores),
+            "ranking": list(final.ranking),
+            "winners": list(final.winners),
+        },
+    )

@@ -1,0 +1,85 @@
+"""Identity without sign-up: a player picks a name and receives a token.
+
+API clients send it as ``Authorization: Bearer <token>``; browsers keep it in an HttpOnly,
+SameSite=Lax cookie. Only the token's SHA-256 is stored, so a leaked database leaks no token.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+from fastapi import Request
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, select
+
+from app.errors import ApiError
+from app.models import Player
+
+COOKIE = "canopy_token"
+NAME_MAX = 40
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def clean_name(name: str) -> str:
+    """A display name: trimmed, inner white space folded, 1–40 printable characters."""
+    cleaned = " ".join(name.split())
+    if not cleaned:
+        raise ApiError(422, "name must not be empty")
+    if len(cleaned) > NAME_MAX:
+        raise ApiError(422, f"name must be at most {NAME_MAX} characters")
+    if not cleaned.isprintable():
+        raise ApiError(422, "name must contain only printable characters")
+    return cleaned
+
+
+def create_player(engine: Engine, name: str) -> tuple[Player, str]:
+    """A new player and their token (returned once, never stored in clear)."""
+    token = secrets.token_urlsafe(32)
+    player = Player(name=clean_name(name), token_hash=hash_token(token))
+    with Session(engine, expire_on_commit=False) as session:
+        session.add(player)
+        session.commit()
+        session.refresh(player)
+    return player, token
+
+
+def player_for_token(engine: Engine, token: str) -> Player | None:
+    with Session(engine, expire_on_commit=False) as session:
+        return session.exec(select(Player).where(Player.token_hash == hash_token(token))).first()
+
+
+def token_from(request_headers: dict[str, str] | None, cookies: dict[str, str],
+               query_token: str | None = None) -> str | None:
+    """The token a client presented: bearer header first, then query parameter, then cookie."""
+    if request_headers is not None:
+        auth = request_headers.get("authorization", "")
+        scheme, _, value = auth.partition(" ")
+        if scheme.lower() == "bearer" and value.strip():
+            return value.strip()
+    if query_token:
+        return query_token
+    return cookies.get(COOKIE) or None
+
+
+def optional_player(request: Request) -> Player | None:
+    """The caller, ``None`` when no token was sent; a token that matches nobody is a 401."""
+    token = token_from(dict(request.headers), dict(request.cookies))
+    if token is None:
+        return None
+    player = player_for_token(request.app.state.engine, token)
+    if player is None:
+        raise ApiError(401, "unknown or expired token: create a player with POST /api/players")
+    return player
+
+
+def required_player(request: Request) -> Player:
+    """The caller; 401 when no token or an unknown one was sent."""
+    player = optional_player(request)
+    if player is None:
+        raise ApiError(401, "this needs a player token: POST /api/players, then send "
+                            "'Authorization: Bearer <token>'")
+    return player

@@ -1,0 +1,242 @@
+"""The lobby: rooms, seats, invites, bots and the start of a game.
+
+Every function runs one short transaction and raises :class:`ApiError` with the status of
+DESIGN.md §3.4 when the request cannot be honoured; nothing changes in that case.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from pydantic import ValidationError
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, col, select
+
+from app.errors import ApiError
+from app.games.registry import GAMES, UnknownGame, get_game
+from app.models import Game, Player, Room, Seat
+
+BOT_LEVELS = ("bot", "random")
+CODE_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
+
+
+def games_json() -> list[dict[str, Any]]:
+    return [
+        {
+            "id": game.id,
+            "title": game.title,
+            "summary": game.summary,
+            "min_players": game.min_players,
+            "max_players": game.max_players,
+            "options": game.Options.model_json_schema(),
+        }
+        for game in GAMES.values()
+    ]
+
+
+def _room(session: Session, room_id: int) -> Room:
+    room = session.get(Room, room_id)
+    if room is None:
+        raise ApiError(404, f"there is no room {room_id}")
+    return room
+
+
+def _seats(session: Session, room_id: int) -> list[Seat]:
+    return list(session.exec(select(Seat).where(Seat.room_id == room_id).order_by(col(Seat.index))))
+
+
+def room_json(session: Session, room: Room) -> dict[str, Any]:
+    """The public description of a room: game, seats with their occupants, status, invite."""
+    assert room.id is not None
+    seats = {seat.index: seat for seat in _seats(session, room.id)}
+    names: dict[int, str] = {}
+    ids = [s.player_id for s in seats.values() if s.player_id is not None]
+    if ids:
+        for player in session.exec(select(Player).where(col(Player.id).in_(ids))):
+            assert player.id is not None
+            names[player.id] = player.name
+    game_row = session.exec(select(Game).where(Game.room_id == room.id)).first()
+    return {
+        "id": room.id,
+        "code": room.code,
+        "game": room.game_id,
+        "title": get_game(room.game_id).title,
+        "players": room.players,
+        "options": room.options,
+        "status": room.status,
+        "created_by": room.created_by,
+        "invite": f"/r/{room.code}",
+        "version": game_row.version if game_row else None,
+        "seats": [
+            {
+                "index": i,
+                "player": (
+                    {"id": seats[i].player_id, "name": names.get(seats[i].player_id or -1, "?")}
+                    if i in seats and seats[i].player_id is not None
+                    else None
+                ),
+                "bot": seats[i].bot_level if i in seats else None,
+                "free": i not in seats,
+            }
+            for i in range(room.players)
+        ],
+    }
+
+
+class Lobby:
+    """Lobby operations on one database."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def session(self) -> Session:
+        return Session(self.engine, expire_on_commit=False)
+
+    def create_room(self, player: Player, game_id: str, players: int,
+                    options: dict[str, Any] | None) -> dict[str, Any]:
+        try:
+            game = get_game(game_id)
+        except UnknownGame:
+            raise ApiError(404, f"unknown game {game_id!r}; known: {', '.join(GAMES)}") from None
+        if not game.min_players <= players <= game.max_players:
+            raise ApiError(422, f"{game.title} is for {game.min_players}–{game.max_players} "
+                                f"players, not {players}")
+        try:
+            parsed = game.Options.model_validate(options or {})
+        except ValidationError as exc:
+            problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}"
+                                 for e in exc.errors())
+            raise ApiError(422, f"invalid options for {game.title}: {problems}") from None
+        with self.session() as session:
+            assert player.id is not None
+            room = Room(code=self._new_code(session), game_id=game.id, players=players,
+                        options=parsed.model_dump(mode="json"), created_by=player.id)
+            session.add(room)
+            session.flush()
+            assert room.id is not None
+            session.add(Seat(room_id=room.id, index=0, player_id=player.id))
+            session.commit()
+            return room_json(session, room)
+
+    @staticmethod
+    def _new_code(session: Session) -> str:
+        while True:
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(8))
+            if session.exec(select(Room).where(Room.code == code)).first() is None:
+                return code
+
+    def get_room(self, room_id: int) -> dict[str, Any]:
+        with self.session() as session:
+            return room_json(session, _room(session, room_id))
+
+    def room_id_for_code(self, code: str) -> int:
+        with self.session() as session:
+            room = session.exec(select(Room).where(Room.code == code)).first()
+            if room is None or room.id is None:
+                raise ApiError(404, f"no room has the invite code {code!r}")
+            return room.id
+
+    def list_rooms(self, statuses: tuple[str, ...] = ("lobby", "playing")) -> list[dict[str, Any]]:
+        with self.session() as session:
+            rooms = session.exec(select(Room).where(col(Room.status).in_(statuses))
+                                 .order_by(col(Room.id).desc()).limit(200))
+            return [room_json(session, room) for room in rooms]
+
+    def _free_seat(self, session: Session, room: Room, seat: int | None) -> int:
+        assert room.id is not None
+        if room.status != "lobby":
+            raise ApiError(409, f"the room is {room.status}: seats can only change before the start")
+        taken = {s.index for s in _seats(session, room.id)}
+        if seat is None:
+            free = [i for i in range(room.players) if i not in taken]
+            if not free:
+                raise ApiError(409, "every seat is taken")
+            return free[0]
+        if not 0 <= seat < room.players:
+            raise ApiError(404, f"there is no seat {seat}: seats are 0–{room.players - 1}")
+        if seat in taken:
+            raise ApiError(409, f"seat {seat} is taken")
+        return seat
+
+    def join(self, player: Player, room_id: int, seat: int | None) -> dict[str, Any]:
+        with self.session() as session:
+            room = _room(session, room_id)
+            if any(s.player_id == player.id for s in _seats(session, room_id)):
+                raise ApiError(409, "you already have a seat in this room")
+            index = self._free_seat(session, room, seat)
+            session.add(Seat(room_id=room_id, index=index, player_id=player.id))
+            session.commit()
+            return room_json(session, room)
+
+    def leave(self, player: Player, room_id: int) -> dict[str, Any]:
+        with self.session() as session:
+            room = _room(session, room_id)
+            mine = [s for s in _seats(session, room_id) if s.player_id == player.id]
+            if not mine:
+                raise ApiError(403, "you have no seat in this room")
+            if room.status != "lobby":
+                raise ApiError(409, f"the game has started: you cannot leave a {room.status} room")
+            for seat in mine:
+                session.delete(seat)
+            session.flush()
+            if not any(s.player_id is not None for s in _seats(session, room_id)):
+                for seat in _seats(session, room_id):
+                    session.delete(seat)
+                session.delete(room)
+                session.commit()
+                return {"id": room_id, "status": "closed", "seats": []}
+            session.commit()
+            return room_json(session, room)
+
+    def _require_seated(self, session: Session, player: Player, room_id: int) -> None:
+        if not any(s.player_id == player.id for s in _seats(session, room_id)):
+            raise ApiError(403, "only a player seated in this room may do that")
+
+    def add_bot(self, player: Player, room_id: int, seat: int | None,
+                level: str | None) -> dict[str, Any]:
+        level = level or "bot"
+        if level not in BOT_LEVELS:
+            raise ApiError(422, f"unknown bot level {level!r}; choose one of {', '.join(BOT_LEVELS)}")
+        with self.session() as session:
+            room = _room(session, room_id)
+            self._require_seated(session, player, room_id)
+            index = self._free_seat(session, room, seat)
+            session.add(Seat(room_id=room_id, index=index, bot_level=level))
+            session.commit()
+            return room_json(session, room)
+
+    def remove_bot(self, player: Player, room_id: int, seat: int) -> dict[str, Any]:
+        with self.session() as session:
+            room = _room(session, room_id)
+            self._require_seated(session, player, room_id)
+            if room.status != "lobby":
+                raise ApiError(409, f"the room is {room.status}: bots can only be removed before "
+                                    "the start")
+            bot = next((s for s in _seats(session, room_id) if s.index == seat), None)
+            if bot is None or bot.bot_level is None:
+                raise ApiError(404, f"there is no bot on seat {seat}")
+            session.delete(bot)
+            session.commit()
+            return room_json(session, room)
+
+    def start(self, player: Player, room_id: int) -> dict[str, Any]:
+        """Deal the game: every seat must be taken. The seed is drawn here and stored."""
+        with self.session() as session:
+            room = _room(session, room_id)
+            self._require_seated(session, player, room_id)
+            if room.status != "lobby":
+                raise ApiError(409, f"the game has already started (room is {room.status})")
+            free = room.players - len(_seats(session, room_id))
+            if free:
+                raise ApiError(409, f"{free} seat{'s are' if free > 1 else ' is'} still free: "
+                                    "invite friends or add bots")
+            game = get_game(room.game_id)
+            seed = secrets.randbits(31)
+            state = game.setup(room.players, game.Options.model_validate(room.options), seed)
+            assert room.id is not None
+            session.add(Game(room_id=room.id, seed=seed, state=game.dump(state), version=0))
+            room.status = "playing"
+            session.add(room)
+            session.commit()
+            return room_json(session, room)

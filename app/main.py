@@ -1,0 +1,125 @@
+"""``create_app()``: settings, database (migrated to head), services, routers, static files."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError, OperationalError
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from app.config import Settings, get_settings
+from app.db import make_engine
+from app.errors import ApiError
+from app.lobby import api as lobby_api
+from app.lobby import pages
+from app.lobby.service import Lobby
+from app.realtime import sockets
+from app.realtime.hub import MemoryHub
+from app.rooms import api as rooms_api
+from app.rooms.service import RoomService
+from app.games.registry import GAMES
+from app.web.render import APP_DIR, game_template_dir, make_environment
+
+ROOT = APP_DIR.parent
+log = logging.getLogger("canopy")
+
+
+def migrate(engine: Engine) -> None:
+    """Upgrade the database to the newest Alembic revision (``migrations/``)."""
+    config = Config(str(ROOT / "alembic.ini"))
+    config.set_main_option("script_location", str(ROOT / "migrations"))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or get_settings()
+    engine = make_engine(settings.database_url)
+    hub = MemoryHub()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        migrate(engine)
+        yield
+        await app.state.rooms.close()
+        engine.dispose()
+
+    app = FastAPI(title="Canopy", version="0.1.0", lifespan=lifespan,
+                  description="Play modern board games with friends, in the browser or by API.")
+    app.state.settings = settings
+    app.state.engine = engine
+    app.state.hub = hub
+    app.state.lobby = Lobby(engine)
+    app.state.rooms = RoomService(engine, hub, bot_delay=settings.bot_delay)
+    app.state.env = make_environment(settings)
+    app.state.region_cache = {}
+
+    @app.exception_handler(ApiError)
+    async def api_error(_: Request, exc: ApiError) -> JSONResponse:
+        return JSONResponse(exc.body(), status_code=exc.status)
+
+    @app.exception_handler(IntegrityError)
+    async def conflict(_: Request, exc: IntegrityError) -> JSONResponse:
+        return JSONResponse({"detail": "a conflicting change was saved first; try again"},
+                            status_code=409)
+
+    @app.exception_handler(OperationalError)
+    async def busy(_: Request, exc: OperationalError) -> JSONResponse:
+        log.warning("database busy: %s", exc)
+        return JSONResponse({"detail": "the database is busy; try again"}, status_code=503)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
+        problems = [{"loc": list(e.get("loc", ())), "msg": e.get("msg", "")} for e in exc.errors()]
+        summary = "; ".join(f"{'.'.join(map(str, p['loc']))}: {p['msg']}" for p in problems)
+        return JSONResponse({"detail": f"invalid request: {summary}", "errors": problems},
+                            status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        return JSONResponse({"detail": exc.detail}, status_code=exc.status_code,
+                            headers=getattr(exc, "headers", None))
+
+    app.include_router(lobby_api.router)
+    app.include_router(rooms_api.router)
+    app.include_router(sockets.router)
+    app.include_router(pages.router)
+
+    vendor = Path(settings.npm_dir)
+    vendored = {"htmx.min.js": vendor / "htmx.org/dist/htmx.min.js",
+                "ws.min.js": vendor / "htmx-ext-ws/dist/ws.min.js"}
+
+    @app.get("/static/vendor/{name}", include_in_schema=False)
+    async def vendor_file(name: str) -> FileResponse:
+        path = vendored.get(name)
+        if path is None or not path.is_file():
+            raise ApiError(404, f"{name} is not installed: run 'npm ci' for the local htmx copy")
+        return FileResponse(path, media_type="text/javascript")
+
+    for game_id, game in GAMES.items():  # each game's own stylesheet and images
+        game_static = game_template_dir(game).parent / "static"
+        if game_static.is_dir():
+            app.mount(f"/static/games/{game_id}", StaticFiles(directory=game_static))
+    app.mount("/static", StaticFiles(directory=APP_DIR / "static"), name="static")
+
+    @app.get("/healthz", include_in_schema=False)
+    async def healthz() -> dict[str, str]:
+        return {"status": "ok"}
+
+    return app
+
+
+def app_factory() -> FastAPI:
+    """For ``uvicorn --factory app.main:app_factory``."""
+    return create_app()

@@ -1,0 +1,64 @@
+"""The tables (DESIGN.md §4). The ``move`` table is the source of truth for replays; the
+``game.state`` column is a snapshot for speed."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import JSON, Column, UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+class Player(SQLModel, table=True):
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(max_length=40)
+    token_hash: str = Field(index=True, unique=True, max_length=64)
+    created: datetime = Field(default_factory=now)
+
+
+class Room(SQLModel, table=True):
+    id: int | None = Field(default=None, primary_key=True)
+    code: str = Field(index=True, unique=True, max_length=16)
+    game_id: str = Field(max_length=40)
+    players: int
+    options: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    status: str = Field(default="lobby", max_length=16, index=True)  # lobby | playing | finished
+    created_by: int = Field(foreign_key="player.id")
+    created: datetime = Field(default_factory=now)
+
+
+class Seat(SQLModel, table=True):
+    __table_args__ = (UniqueConstraint("room_id", "index"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    room_id: int = Field(foreign_key="room.id", index=True)
+    index: int
+    player_id: int | None = Field(default=None, foreign_key="player.id")
+    bot_level: str | None = Field(default=None, max_length=16)
+    joined: datetime = Field(default_factory=now)
+
+
+class Game(SQLModel, table=True):
+    id: int | None = Field(default=None, primary_key=True)
+    room_id: int = Field(foreign_key="room.id", unique=True)
+    seed: int
+    state: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    version: int = 0
+    finished: bool = False
+    result: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
+
+
+class Move(SQLModel, table=True):
+    __table_args__ = (UniqueConstraint("game_id", "seq"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    seq: int
+    seat: int
+    move: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    created: datetime = Field(default_factory=now)

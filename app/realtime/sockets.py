@@ -1,0 +1,272 @@
+"""Websocket endpoints (DESIGN.md §5).
+
+``/ws/rooms/{id}`` speaks JSON to API clients: a snapshot of the seat's view on connect, then
+RFC 6902 patches of that view after every change, moves and resyncs from the client, errors as
+``{"type": "error", "status", "detail"}``. Before the game starts it sends ``lobby`` messages.
+
+``/ws/rooms/{id}/html`` feeds htmx's ws extension: after each change it pushes only the table
+regions whose HTML changed for that seat, as out-of-band fragments.
+
+Each connection keeps what it last sent; the room's views, patches and fragments are computed
+once per version and seat and shared by every connection of that seat.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from typing import Any
+
+import jsonpatch
+from anyio import to_thread
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from jinja2 import Environment
+from starlette.websockets import WebSocketState
+
+from app.errors import ApiError
+from app.identity import player_for_token, token_from
+from app.lobby.pages import lobby_fragment
+from app.lobby.service import Lobby
+from app.models import Player
+from app.realtime.hub import LOBBY_CHANGED, Hub
+from app.rooms.service import LoadedGame, RoomService
+from app.web.render import oob, render_regions
+
+log = logging.getLogger("canopy.realtime")
+router = APIRouter()
+
+
+class RateLimit:
+    """A token bucket: ``rate`` messages per second, bursts of twice that."""
+
+    def __init__(self, rate: float) -> None:
+        self.rate = rate
+        self.capacity = max(1.0, 2 * rate)
+        self.tokens = self.capacity
+        self.stamp = time.monotonic()
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.capacity, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+async def _identify(ws: WebSocket) -> Player | None:
+    """The connecting player (token from header, ``?token=`` or cookie); 401 if unknown."""
+    token = token_from(dict(ws.headers), dict(ws.cookies), ws.query_params.get("token"))
+    if token is None:
+        return None
+    player = await to_thread.run_sync(player_for_token, ws.app.state.engine, token)
+    if player is None:
+        raise ApiError(401, "unknown token")
+    return player
+
+
+async def _room_json(ws: WebSocket, room_id: int) -> dict[str, Any]:
+    lobby: Lobby = ws.app.state.lobby
+    return await to_thread.run_sync(lobby.get_room, room_id)
+
+
+class Connection:
+    """One socket: serialized sends and the view it last sent."""
+
+    def __init__(self, ws: WebSocket) -> None:
+        self.ws = ws
+        self.send_lock = asyncio.Lock()
+        self.version: int | None = None
+        self.view: dict[str, Any] | None = None
+
+    async def send(self, message: dict[str, Any] | str) -> None:
+        async with self.send_lock:
+            if self.ws.application_state != WebSocketState.CONNECTED:
+                return
+            if isinstance(message, str):
+                await self.ws.send_text(message)
+            else:
+                await self.ws.send_text(json.dumps(message, separators=(",", ":")))
+
+    async def error(self, exc: ApiError) -> None:
+        await self.send({"type": "error", "status": exc.status, **exc.body()})
+
+
+def _patch_message(loaded: LoadedGame, from_version: int, old: dict[str, Any],
+                   seat: int | None) -> dict[str, Any]:
+    new = loaded.view(seat)
+    ops = jsonpatch.make_patch(old, new).patch
+    return {"type": "patch", "from": from_version, "to": loaded.version, "ops": ops,
+            "active_seats": loaded.active(), "result": loaded.result_json()}
+
+
+@router.websocket("/ws/rooms/{room_id}")
+async def game_socket(ws: WebSocket, room_id: int) -> None:
+    await ws.accept()
+    conn = Connection(ws)
+    rooms: RoomService = ws.app.state.rooms
+    hub: Hub = ws.app.state.hub
+    settings = ws.app.state.settings
+    try:
+        player = await _identify(ws)
+        await _room_json(ws, room_id)  # 404 for an unknown room
+    except ApiError as exc:
+        await conn.error(exc)
+        await ws.close(code=4000 + exc.status, reason=exc.detail[:120])
+        return
+    player_id = player.id if player else None
+
+    async def catch_up() -> None:
+        """Send the snapshot (first time) or the patch up to the current version."""
+        try:
+            loaded = await rooms.loaded(room_id)
+        except ApiError:  # not started: the lobby is all there is to see
+            await conn.send({"type": "lobby", "room": await _room_json(ws, room_id)})
+            return
+        seat = loaded.seat_of(player_id)
+        if conn.view is None or conn.version is None:
+            conn.view, conn.version = loaded.view(seat), loaded.version
+            await conn.send({"type": "snapshot", "version": loaded.version, "view": conn.view,
+                             "active_seats": loaded.active(), "your_seat": seat,
+                             "result": loaded.result_json()})
+        elif conn.version != loaded.version:
+            message = _patch_message(loaded, conn.version, conn.view, seat)
+            conn.view, conn.version = loaded.view(seat), loaded.version
+            await conn.send(message)
+
+    async def resync(since: Any) -> None:
+        loaded = await rooms.loaded(room_id)
+        if not isinstance(since, int) or isinstance(since, bool) or not 0 <= since <= loaded.version:
+            raise ApiError(422, f"resync 'since' must be a version from 0 to {loaded.version}")
+        seat = loaded.seat_of(player_id)
+        old = await to_thread.run_sync(rooms.view_at, loaded, seat, since)
+        message = _patch_message(loaded, since, old, seat)
+        conn.view, conn.version = loaded.view(seat), loaded.version
+        await conn.send(message)
+
+    async def handle(raw: str) -> None:
+        try:
+            message = json.loads(raw)
+        except ValueError:
+            raise ApiError(422, "message is not valid JSON") from None
+        if not isinstance(message, dict):
+            raise ApiError(422, "message must be a JSON object with a 'type'")
+        kind = message.get("type")
+        if kind == "move":
+            if player_id is None:
+                raise ApiError(401, "moves need a player token (?token=...)")
+            expected = message.get("expected_version")
+            if expected is not None and (not isinstance(expected, int) or isinstance(expected, bool)):
+                raise ApiError(422, "expected_version must be an integer")
+            version = await rooms.play(room_id, player_id, message.get("move"), expected)
+            await conn.send({"type": "ack", "version": version})
+        elif kind == "resync":
+            await resync(message.get("since"))
+        elif kind == "ping":
+            await conn.send({"type": "pong"})
+        else:
+            raise ApiError(422, f"unknown message type {kind!r}: send move, resync or ping")
+
+    async def reader() -> None:
+        limit = RateLimit(settings.ws_rate)
+        while True:
+            raw = await ws.receive_text()
+            if len(raw) > settings.ws_max_message:
+                await conn.error(ApiError(413, f"message too large: at most "
+                                               f"{settings.ws_max_message} bytes"))
+                await ws.close(code=1009, reason="message too large")
+                return
+            if not limit.allow():
+                await conn.error(ApiError(429, "too many messages: slow down"))
+                continue
+            try:
+                await handle(raw)
+            except ApiError as exc:
+                await conn.error(exc)
+
+    async def writer(queue: asyncio.Queue[int]) -> None:
+        while True:
+            await queue.get()
+            await catch_up()
+
+    async with hub.subscribe(room_id) as queue:
+        await catch_up()
+        tasks = [asyncio.create_task(reader()), asyncio.create_task(writer(queue))]
+        try:
+            done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+            for task in done:
+                exc = task.exception()
+                if exc is not None and not isinstance(exc, WebSocketDisconnect | RuntimeError):
+                    log.error("socket of room %s failed", room_id, exc_info=exc)
+        finally:
+            for task in tasks:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+
+
+@router.websocket("/ws/rooms/{room_id}/html")
+async def html_socket(ws: WebSocket, room_id: int) -> None:
+    """Pushes the changed table regions of the caller's seat as htmx out-of-band fragments."""
+    await ws.accept()
+    conn = Connection(ws)
+    rooms: RoomService = ws.app.state.rooms
+    hub: Hub = ws.app.state.hub
+    env: Environment = ws.app.state.env
+    try:
+        player = await _identify(ws)
+    except ApiError as exc:
+        await ws.close(code=4401, reason=exc.detail[:120])
+        return
+    player_id = player.id if player else None
+    sent: dict[str, str] = {}
+
+    async def push(event: int) -> None:
+        if event == LOBBY_CHANGED:
+            await conn.send(await lobby_fragment(ws.app, room_id, player_id))
+            return
+        try:
+            loaded = await rooms.loaded(room_id)
+        except ApiError:
+            return
+        regions = _regions_cached(ws, env, loaded, loaded.seat_of(player_id))
+        changed = {name: html for name, html in regions.items() if sent.get(name) != html}
+        if changed:
+            sent.update(changed)
+            await conn.send(oob(changed))
+
+    async def reader() -> None:
+        while True:  # the page sends nothing we act on; reading notices the close
+            await ws.receive_text()
+
+    async def writer(queue: asyncio.Queue[int]) -> None:
+        while True:
+            await push(await queue.get())
+
+    async with hub.subscribe(room_id) as queue:
+        await push(0)  # the page may be older than the socket: bring every region up to date
+        tasks = [asyncio.create_task(reader()), asyncio.create_task(writer(queue))]
+        try:
+            await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in tasks:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+
+
+def _regions_cached(ws: WebSocket, env: Environment, loaded: LoadedGame,
+                    seat: int | None) -> dict[str, str]:
+    """Regions rendered once per (room, seat, version), shared by that seat's browsers."""
+    cache: dict[tuple[int, int | None], tuple[int, dict[str, str]]] = ws.app.state.region_cache
+    key = (loaded.room_id, seat)
+    hit = cache.get(key)
+    if hit is not None and hit[0] == loaded.version:
+        return hit[1]
+    regions = render_regions(env, loaded, seat)
+    cache[key] = (loaded.version, regions)
+    return regions

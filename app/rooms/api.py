@@ -1,0 +1,45 @@
+"""The game's JSON API (DESIGN.md §5): state, legal moves, moves, log."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.deps import Caller, MaybeCaller, RoomsDep
+
+router = APIRouter(prefix="/api/rooms", tags=["games"])
+
+
+class MoveRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    move: dict[str, Any] = Field(description="a move object as listed by GET .../moves")
+    expected_version: int | None = Field(
+        default=None, description="the version you saw; a stale one is refused with 409")
+
+
+@router.get("/{room_id}/state")
+async def state(room_id: int, rooms: RoomsDep, player: MaybeCaller) -> dict[str, Any]:
+    """Your view of the game (a spectator's view without a seat)."""
+    return await rooms.state_for(room_id, player.id if player else None)
+
+
+@router.get("/{room_id}/moves")
+async def legal_moves(room_id: int, rooms: RoomsDep, player: Caller) -> dict[str, Any]:
+    """Every legal move for your seat now (empty when it is not your turn)."""
+    return await rooms.moves_for(room_id, player.id or 0)
+
+
+@router.post("/{room_id}/moves")
+async def play(room_id: int, body: MoveRequest, rooms: RoomsDep,
+               player: Caller) -> dict[str, Any]:
+    """Play a move; answered once it is committed."""
+    await rooms.play(room_id, player.id, body.move, body.expected_version)
+    return await rooms.state_for(room_id, player.id)
+
+
+@router.get("/{room_id}/log")
+async def game_log(room_id: int, rooms: RoomsDep, player: MaybeCaller) -> dict[str, Any]:
+    """The game log as the caller may read it."""
+    return await rooms.log_for(room_id, player.id if player else None)
