@@ -434,97 +434,117 @@ def scoring_rights(
     return rights
 
 
+class Grid:
+    """An arboretum prepared for path searches: its cards, its cells from the highest value
+    down, and each cell's successors (the adjacent cells holding a higher value)."""
+
+    __slots__ = ("cards", "order", "species_count", "succ")
+
+    def __init__(self, cards: Mapping[Cell, Card]) -> None:
+        self.cards: dict[Cell, Card] = dict(cards)
+        grid = self.cards
+        self.order: list[Cell] = sorted(grid, key=lambda cell: (-grid[cell][1], cell))
+        self.succ: dict[Cell, list[Cell]] = {
+            (r, c): [
+                w for dr, dc in NEIGHBOURS if (w := (r + dr, c + dc)) in grid and grid[w][1] > v
+            ]
+            for (r, c), (_, v) in grid.items()
+        }
+        self.species_count: dict[str, int] = {}
+        for kind, _ in grid.values():
+            self.species_count[kind] = self.species_count.get(kind, 0) + 1
+
+    def best_path(self, species: str) -> tuple[int, list[Cell]]:
+        """See :func:`best_path`."""
+        own_cards = self.species_count.get(species, 0)
+        if own_cards < 2:
+            return 0, []
+        cards, succ = self.cards, self.succ
+        with_pure = own_cards >= 4
+        tail: dict[Cell, int] = {}
+        tail_next: dict[Cell, Cell | None] = {}
+        pure: dict[Cell, list[int]] = {}
+        pure_next: dict[Cell, list[Cell | None]] = {}
+        best = 0
+        best_start: Cell | None = None
+        best_first: Cell | None = None  # mixed path: the card after the start
+        best_pure_len = 0  # pure path: its length (0: the best path is a mixed one)
+        for u in self.order:
+            s, v = cards[u]
+            own = s == species
+            t = (3 if v == HIGHEST else 1) if own else -1
+            nxt: Cell | None = None
+            follow, follow_cell = -1, None
+            for w in succ[u]:
+                if tail[w] > follow:
+                    follow, follow_cell = tail[w], w
+            if follow >= 0 and 1 + follow > t:
+                t, nxt = 1 + follow, follow_cell
+            tail[u] = t
+            tail_next[u] = nxt
+            if not own:
+                continue
+            start = 1 if v == LOWEST else 0
+            if follow >= 0 and start + 1 + follow > best:
+                best, best_start, best_first, best_pure_len = start + 1 + follow, u, follow_cell, 0
+            if not with_pure:
+                continue
+            p = [-1] * 9
+            pn: list[Cell | None] = [None] * 9
+            p[1] = 2 if v == HIGHEST else 0
+            for w in succ[u]:
+                if cards[w][0] != species:
+                    continue
+                pw = pure[w]
+                for k in range(2, 9):
+                    if pw[k - 1] > p[k]:
+                        p[k], pn[k] = pw[k - 1], w
+            pure[u] = p
+            pure_next[u] = pn
+            for k in range(4, 9):
+                if p[k] >= 0 and 2 * k + p[k] + start > best:
+                    best, best_start, best_first, best_pure_len = 2 * k + p[k] + start, u, None, k
+        if best_start is None:
+            return 0, []
+        path = [best_start]
+        if best_pure_len:
+            cur: Cell | None = best_start
+            for k in range(best_pure_len, 1, -1):
+                assert cur is not None
+                cur = pure_next[cur][k]
+                assert cur is not None
+                path.append(cur)
+        else:
+            cur = best_first
+            while cur is not None:
+                path.append(cur)
+                cur = tail_next[cur]
+        return best, path
+
+
 def best_path(arboretum: Mapping[Cell, Sequence[Any]], species: str) -> tuple[int, list[Cell]]:
     """Rulebook "Puntuar los caminos": the best path of ``species`` and its cells, in order.
 
     A path is a sequence of orthogonally adjacent cards of strictly increasing value whose first
     and last cards are of ``species`` (at least 2 cards). It scores 1 per card, +1 per card when
     it has at least 4 cards all of ``species``, +1 when it starts with a 1 and +2 when it ends
-    with an 8. ``(0, [])`` when there is no path.
+    with an 8. A card may belong to paths of several species. ``(0, [])`` when there is no path.
 
     Exact dynamic programming over the cards from the highest value down: ``tail[u]`` is the
     best (cards + end bonus) of a path starting at ``u`` and ending on ``species``; ``pure[u][k]``
-    the best end bonus of a ``k``-card path of ``species`` cards only starting at ``u``.
+    the best end bonus of a ``k``-card path of ``species`` cards only starting at ``u`` (such a
+    path is worth 2 per card once it has 4 cards). Ties go to the first path found.
     """
-    cards: dict[Cell, tuple[str, int]] = {
-        (cell[0], cell[1]): (str(card[0]), int(card[1])) for cell, card in arboretum.items()
+    cards = {
+        (int(cell[0]), int(cell[1])): (str(card[0]), int(card[1]))
+        for cell, card in arboretum.items()
     }
-    if sum(1 for s, _ in cards.values() if s == species) < 2:
-        return 0, []
-    order = sorted(cards, key=lambda cell: (-cards[cell][1], cell))
-    tail: dict[Cell, int] = {}
-    tail_next: dict[Cell, Cell | None] = {}
-    pure: dict[Cell, list[int]] = {}
-    pure_next: dict[Cell, list[Cell | None]] = {}
-    best = 0
-    best_start: Cell | None = None
-    best_first: Cell | None = None  # mixed path: the card after the start
-    best_pure_len = 0  # pure path: its length (0: the best path is a mixed one)
-    for u in order:
-        s, v = cards[u]
-        r, c = u
-        succ = [
-            w
-            for dr, dc in NEIGHBOURS
-            if (w := (r + dr, c + dc)) in cards and cards[w][1] > v
-        ]
-        own = s == species
-        t = (3 if v == HIGHEST else 1) if own else -1
-        nxt: Cell | None = None
-        follow, follow_cell = -1, None
-        for w in succ:
-            if tail[w] > follow:
-                follow, follow_cell = tail[w], w
-        if follow >= 0 and 1 + follow > t:
-            t, nxt = 1 + follow, follow_cell
-        tail[u] = t
-        tail_next[u] = nxt
-        if not own:
-            continue
-        start = 1 if v == LOWEST else 0
-        if follow >= 0 and start + 1 + follow > best:
-            best, best_start, best_first, best_pure_len = start + 1 + follow, u, follow_cell, 0
-        p = [-1] * 9
-        pn: list[Cell | None] = [None] * 9
-        p[1] = 2 if v == HIGHEST else 0
-        for w in succ:
-            if cards[w][0] != species:
-                continue
-            pw = pure[w]
-            for k in range(2, 9):
-                if pw[k - 1] > p[k]:
-                    p[k], pn[k] = pw[k - 1], w
-        pure[u] = p
-        pure_next[u] = pn
-        for k in range(4, 9):
-            if p[k] >= 0 and 2 * k + p[k] + start > best:
-                best, best_start, best_first, best_pure_len = 2 * k + p[k] + start, u, None, k
-    if best_start is None:
-        return 0, []
-    path = [best_start]
-    if best_pure_len:
-        cur: Cell | None = best_start
-        for k in range(best_pure_len, 1, -1):
-            assert cur is not None
-            cur = pure_next[cur][k]
-            assert cur is not None
-            path.append(cur)
-    else:
-        cur = best_first
-        while cur is not None:
-            path.append(cur)
-            cur = tail_next[cur]
-    return best, path
+    return Grid(cards).best_path(species)
 
 
 def best_path_score(arboretum: Mapping[Cell, Sequence[Any]], species: str) -> int:
     """The value of the best path of ``species`` in one arboretum keyed by (row, col)."""
     return best_path(arboretum, species)[0]
-
-
-def arboretum_map(state: ArboretumState, seat: int) -> dict[Cell, Card]:
-    """A seat's arboretum as a ``{cell: card}`` mapping."""
-    return dict(state.arboreta[seat])
 
 
 def score_details(state: ArboretumState) -> JSON:
@@ -534,17 +554,17 @@ def score_details(state: ArboretumState) -> JSON:
     scores: list[int] = []
     counts: list[int] = []
     for seat in range(state.players):
-        grid = arboretum_map(state, seat)
+        grid = Grid(dict(state.arboreta[seat]))
         mine: JSON = {}
         total = 0
         for kind in state.species:
             if seat in rights[kind]:
-                points, cells = best_path(grid, kind)
+                points, cells = grid.best_path(kind)
                 mine[kind] = {"score": points, "cells": [[r, c] for r, c in cells]}
                 total += points
         paths.append(mine)
         scores.append(total)
-        counts.append(len({card[0] for card in grid.values()}))
+        counts.append(len(grid.species_count))
     return {
         "species": list(state.species),
         "rights": {kind: sorted(rights[kind]) for kind in state.species},

@@ -17,7 +17,7 @@ Rule ids are those of ``specs/evergreen.md``:
 - Moves MOV-1…6: :func:`active_seats`, :func:`legal_moves`, :func:`apply` (every refusal is an
   :class:`IllegalMove` naming the clause; malformed moves are refused with ``MOV-3``).
 
-Participants are the seats ``0 … players−1`` plus, in solo, the automa as participant 1
+Participants are the seats ``0 … players-1`` plus, in solo, the automa as participant 1
 (SET-1: it sits after seat 0). Turn order is increasing participant index, wrapping.
 """
 
@@ -395,8 +395,13 @@ def _end_selection(state: State) -> State:
 
 
 def _end_round(state: State) -> State:
-    """END-1…3: next round, or season end (light, forest, season change), or game end."""
-    state = replace(state, turns=())
+    """END-1…3: next round, or season end (light, forest, season change), or game end.
+
+    The marker holder (SEL-5) is the next round's first player; the season change does not
+    touch the marker (END-3).
+    """
+    holder = state.marker_holder if state.marker_holder is not None else state.first
+    state = replace(state, turns=(), first=holder)
     if len(state.fronts[0]) < rounds_in_season(state):
         return _start_round(replace(state, round=state.round + 1))
     boards = tuple(
@@ -423,7 +428,6 @@ def _end_round(state: State) -> State:
         sun=sun_after(state.sun, 1),
         season=state.season + 1,
         round=1,
-        first=state.marker_holder if state.marker_holder is not None else state.first,
     )
     return _start_round(state)
 
@@ -442,11 +446,7 @@ def _advance(state: State) -> State:
         elif state.phase == ACT:
             if not all(turn.done for turn in state.turns):
                 return state
-            holder = state.marker_holder
             state = _end_round(state)
-            if state.phase == SELECT and holder is not None:
-                state = replace(state, first=holder, marker_holder=holder)
-                state = replace(state, fronts=state.fronts)
         else:
             return state
 
@@ -454,9 +454,9 @@ def _advance(state: State) -> State:
 # --- act phase: one step of one seat -----------------------------------------------------------
 
 
-def _violations(action: str, effects: tuple[tuple[str, Cell], ...], biome: str) -> list[
-    tuple[int, str]
-]:
+def _violations(
+    action: str, effects: tuple[tuple[str, Cell], ...], biome: str
+) -> list[tuple[int, str]]:
     """Why ``action`` cannot hold ``effects`` (ACT-1…5), as (weight, rule); empty = it can.
 
     Weights rank the most telling reason: different cells 3, biome 2, count 1, kind 0.
@@ -498,7 +498,9 @@ def consistent_actions(
     return tuple(a for a in actions if not _violations(a, effects, biome))
 
 
-def _refusal_rule(actions: tuple[str, ...], effects: tuple[tuple[str, Cell], ...], biome: str) -> str:
+def _refusal_rule(
+    actions: tuple[str, ...], effects: tuple[tuple[str, Cell], ...], biome: str
+) -> str:
     """The rule to name when no action holds ``effects``: that of the nearest action."""
     best: tuple[int, int, str] | None = None
     for action in actions:
@@ -521,11 +523,11 @@ def _set(planet: dict[Cell, str], cell: Cell, piece: str) -> dict[Cell, str]:
     return new
 
 
-def _need_empty(board: Board, cell: Cell, rule: str = "EFF-1") -> None:
+def _need_empty(board: Board, cell: Cell) -> None:
     if cell in CRACKS:
         raise IllegalMove("nothing may be put on a crack", "EFF-3")
     if cell in board.planet:
-        raise IllegalMove(f"cell {list(cell)} is not empty", rule)
+        raise IllegalMove(f"cell {list(cell)} is not empty", "EFF-1")
 
 
 def _need_growable(board: Board, cell: Cell) -> str:
@@ -578,9 +580,7 @@ def _step(board: Board, turn: Turn, card: Card, step: Step) -> tuple[Board, Turn
         raise IllegalMove("this move needs a cell", "MOV-3")
     if by == "action":
         if turn.action_closed and turn.activated and not turn.power_closed:
-            raise IllegalMove(
-                "activating the power after the action closed the action", "TIM-2"
-            )
+            raise IllegalMove("activating the power after the action closed the action", "TIM-2")
         if kind == "plant":
             _need_empty(board, cell)
             piece = "sprout"
@@ -616,8 +616,12 @@ def _step(board: Board, turn: Turn, card: Card, step: Step) -> tuple[Board, Turn
         return replace(board, planet=_set(board.planet, cell, piece)), replace(
             turn, steps=steps, lake_grown=(*turn.lake_grown, cell)
         )
-    wanted = {"plant": ("sprout",), "grow": ("grow_small", "grow_large"), "bush": ("bush",),
-              "lake": ("lake",)}[kind]
+    wanted = {
+        "plant": ("sprout",),
+        "grow": ("grow_small", "grow_large"),
+        "bush": ("bush",),
+        "lake": ("lake",),
+    }[kind]
     if card.power not in wanted:
         rule = "POW-5" if kind == "lake" else "POW-4"
         raise IllegalMove(f"this round's power is {card.power}, not {' or '.join(wanted)}", rule)
@@ -674,7 +678,10 @@ _FIELDS: dict[str, frozenset[str]] = {
     "undo": frozenset({"type"}),
     "done": frozenset({"type"}),
 }
-_BY: dict[str, tuple[str, ...]] = {"plant": ("action", "power"), "grow": ("action", "power", "lake")}
+_BY: dict[str, tuple[str, ...]] = {
+    "plant": ("action", "power"),
+    "grow": ("action", "power", "lake"),
+}
 
 
 def _is_int(value: object) -> bool:
