@@ -1,4 +1,4 @@
-"""Arboretum (Dan Cassar, Z-Man Games 2014) for 2–4 players.
+"""Arboretum (Dan Cassar, Z-Man Games 2014) for 2 to 4 players.
 
 Rulebook: /work/shared/rules/arboretum.es.txt; spec: /work/shared/specs/arboretum.md. The rules
 live in :mod:`.rules`, the seat views and log in :mod:`.views`, the bot in :mod:`.bot`.
@@ -11,7 +11,7 @@ from typing import ClassVar
 
 from pydantic import BaseModel
 
-from app.games.arboretum import bot, rules, views
+from app.games.arboretum import bot, data, rules, views
 from app.games.arboretum.rules import ArboretumState
 from app.games.base import JSON, Event, Move, NoOptions, Result
 
@@ -29,7 +29,10 @@ class Arboretum:
         "cards in hand to earn the right to score them."
     )
     template = "arboretum/table.html"
-    regions = ("status", "hand", "arboreta", "discards", "log_hint")
+    regions = ("status", "hand", "arboreta", "discards", "scoring")
+    #: For the templates: each species' colour and display name.
+    colours = data.COLOURS
+    names = data.NAMES_EN
 
     def setup(self, players: int, options: BaseModel, seed: int) -> ArboretumState:
         return rules.setup(players, seed)

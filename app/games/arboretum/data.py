@@ -1,6 +1,6 @@
 """Arboretum's components, frozen (rulebook "Preparación"; spec §Components).
 
-80 cards: ten tree species (colours) × values 1–8. The species are listed in the rulebook's
+80 cards: ten tree species (colours) times values 1 to 8. The species are listed in the rulebook's
 scoring-table order, which is also the order in which species are scored and displayed.
 """
 

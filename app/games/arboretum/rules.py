@@ -28,6 +28,10 @@ Decisions where the rulebook is silent (each one is tested in tests/unit/test_ar
    arboretum; players still tied share the win (rulebook "Anunciar el ganador"). The ranking
    orders by (-score, -species count, seat).
 6. Extra keys in a move object are ignored; a malformed value of a known key is refused.
+7. Scoring reveals every hand (rulebook: the players reveal their cards of each species), so
+   once the game is over every view shows all hands.
+8. The 8 counts 0 only against ANOTHER player's 1 (rulebook: "uno de sus oponentes"): a player
+   holding both the 1 and the 8 of a species counts 9.
 
 The state is a frozen dataclass of tuples: ``apply`` returns a new state and never mutates its
 input. ``frontiers`` (the empty cells where each seat may plant next) is kept up to date
@@ -39,7 +43,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, TypeGuard
 
 from app.games.arboretum.data import (
     DRAWS_PER_TURN,
@@ -142,9 +146,7 @@ def _grown_frontier(
     if not plantings:
         return frozenset((r + dr, c + dc) for dr, dc in NEIGHBOURS)
     occupied = {planted for planted, _ in plantings}
-    fresh = [
-        (r + dr, c + dc) for dr, dc in NEIGHBOURS if (r + dr, c + dc) not in occupied
-    ]
+    fresh = [(r + dr, c + dc) for dr, dc in NEIGHBOURS if (r + dr, c + dc) not in occupied]
     return frontier.difference((cell,)).union(fresh)
 
 
@@ -158,7 +160,8 @@ def _short(value: object) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _is_int(value: object) -> bool:
+def _is_int(value: object) -> TypeGuard[int]:
+    """An ``int`` that is not a ``bool``."""
     return type(value) is int
 
 
@@ -199,17 +202,13 @@ def _parse_cell(raw: object) -> Cell:
 
 def _skip_stuck_draw(state: ArboretumState) -> ArboretumState:
     """Spec §End: with the deck and every discard pile empty, the remaining draw is skipped."""
-    if (
-        state.step == STEP_DRAW
-        and not state.deck
-        and not any(state.discards)
-    ):
+    if state.step == STEP_DRAW and not state.deck and not any(state.discards):
         return replace(state, step=STEP_PLAY, draws_left=0)
     return state
 
 
 def _set(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
-    return items[:index] + (value,) + items[index + 1 :]
+    return (*items[:index], value, *items[index + 1 :])
 
 
 # --- setup, turn order, legal moves ------------------------------------------------------------
@@ -257,9 +256,7 @@ def legal_moves(state: ArboretumState, seat: int) -> list[Move]:
     step = state.step
     if step == STEP_DRAW:
         moves: list[Move] = [{"type": "draw", "source": "deck"}] if state.deck else []
-        moves.extend(
-            {"type": "draw", "source": i} for i, pile in enumerate(state.discards) if pile
-        )
+        moves.extend({"type": "draw", "source": i} for i, pile in enumerate(state.discards) if pile)
         return moves
     hand = state.hands[seat]
     if step == STEP_PLAY:
@@ -305,14 +302,11 @@ def _draw(state: ArboretumState, seat: int, source: object) -> ArboretumState:
     hands = state.hands
     if isinstance(source, str) and source == "deck":
         if not state.deck:
-            raise IllegalMove(
-                "the draw deck is empty; draw from a discard pile", RULE_END
-            )
+            raise IllegalMove("the draw deck is empty; draw from a discard pile", RULE_END)
         card = state.deck[-1]
         deck = state.deck[:-1]
         discards = state.discards
     elif _is_int(source):
-        assert isinstance(source, int)
         if not 0 <= source < len(hands):
             raise IllegalMove(
                 f"there is no seat {source}; seats are 0 to {len(hands) - 1}", RULE_SOURCE
@@ -584,13 +578,9 @@ def result(state: ArboretumState) -> Result | None:
     ranking = sorted(range(state.players), key=lambda seat: (-scores[seat], -counts[seat], seat))
     top = ranking[0]
     winners = tuple(
-        seat
-        for seat in ranking
-        if scores[seat] == scores[top] and counts[seat] == counts[top]
+        seat for seat in ranking if scores[seat] == scores[top] and counts[seat] == counts[top]
     )
-    return Result(
-        scores=tuple(scores), ranking=tuple(ranking), winners=winners, details=details
-    )
+    return Result(scores=tuple(scores), ranking=tuple(ranking), winners=winners, details=details)
 
 
 # --- persistence -------------------------------------------------------------------------------

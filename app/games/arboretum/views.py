@@ -75,9 +75,7 @@ def events(before: ArboretumState, seat: int, move: Move, after: ArboretumState)
         source = move["source"]
         if source == "deck":
             card = before.deck[-1]
-            lines.append(
-                Event("arboretum.draw_deck", f"{me} drew from the deck", {"player": seat})
-            )
+            lines.append(Event("arboretum.draw_deck", f"{me} drew from the deck", {"player": seat}))
             lines.append(
                 Event(
                     "arboretum.draw_deck_private",

@@ -1,0 +1,107 @@
+"""Screenshots of every page at 1280 px and 390 px wide, for looking at what players see.
+
+    .venv/bin/python scripts/screenshots.py [BASE_URL] [OUT_DIR]
+
+Drives Debian's Chromium through Playwright against a running server: picks a name, opens a
+table of each game with bots, plays a few moves and photographs the home page, the lobby and
+the table.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from playwright.sync_api import Page, sync_playwright
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+def shoot(page: Page, out: Path, name: str) -> None:
+    for width, label in ((1280, "desktop"), (390, "mobile")):
+        page.set_viewport_size({"width": width, "height": 900})
+        page.wait_for_timeout(150)
+        page.screenshot(path=str(out / f"{name}-{label}.png"), full_page=True)
+
+
+def main() -> None:
+    base = sys.argv[1] if len(sys.argv) > 1 else "http://127.0.0.1:8000"
+    out = Path(sys.argv[2] if len(sys.argv) > 2 else "screenshots")
+    out.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_page()
+        page.goto(base + "/")
+        shoot(page, out, "welcome")
+        page.fill("input[name=name]", "Ana")
+        page.click("button[type=submit]")
+        shoot(page, out, "home")
+        game = sys.argv[3] if len(sys.argv) > 3 else "arboretum"
+        page.check(f"input[name=game][value={game}]")
+        page.click("text=Create the table")
+        shoot(page, out, f"{game}-lobby")
+        page.click("button:has-text('Add a bot')")
+        page.click("text=Start the game")
+        page.wait_for_selector("#hand")
+        page.wait_for_timeout(500)
+        shoot(page, out, f"{game}-table")
+        if game == "arboretum":
+            play_a_turn(page)
+            shoot(page, out, f"{game}-table-played")
+            finished_game(browser, base, out)
+        browser.close()
+
+
+def play_a_turn(page: Page) -> None:
+    """Draw twice, plant the first card of the hand, discard the next one."""
+    for _ in range(2):
+        page.click("button.draw-deck")
+        page.wait_for_timeout(300)
+    page.click("#hand .pick >> nth=0")
+    page.click("#arboreta button.target >> nth=0")
+    page.wait_for_timeout(300)
+    page.click("#hand .pick >> nth=0")
+    page.click("text=Discard the chosen card")
+    page.wait_for_timeout(1500)
+
+
+def finished_game(browser: Any, base: str, out: Path) -> None:
+    """A 3-player game played to its end through the API, then its final screen."""
+    api = httpx.Client(base_url=base)
+    token = api.post("/api/players", json={"name": "Ana"}).json()["token"]
+    headers = {"Authorization": f"Bearer {token}"}
+    room = api.post("/api/rooms", json={"game": "arboretum", "players": 3}, headers=headers).json()
+    others = []
+    for name in ("Bo", "Cai"):
+        t = api.post("/api/players", json={"name": name}).json()["token"]
+        others.append({"Authorization": f"Bearer {t}"})
+        api.post(f"/api/rooms/{room['id']}/join", headers=others[-1])
+    api.post(f"/api/rooms/{room['id']}/start", headers=headers)
+    seats = [headers, *others]
+    rng = random.Random(5)
+    while True:
+        state = api.get(f"/api/rooms/{room['id']}/state").json()
+        if state["result"]:
+            break
+        seat = state["active_seats"][0]
+        moves = api.get(f"/api/rooms/{room['id']}/moves", headers=seats[seat]).json()["moves"]
+        plays = [m for m in moves if m["type"] == "play"]
+        move = max(plays, key=lambda m: -abs(m["cell"][0]) - abs(m["cell"][1])) if plays and \
+            rng.random() < 0.7 else rng.choice(moves)
+        api.post(f"/api/rooms/{room['id']}/moves", json={"move": move}, headers=seats[seat])
+    context = browser.new_context()
+    context.add_cookies([{"name": "canopy_token", "value": token, "url": base}])
+    page = context.new_page()
+    page.goto(f"{base}/rooms/{room['id']}")
+    shoot(page, out, "arboretum-final")
+    context.close()
+
+
+if __name__ == "__main__":
+    main()
