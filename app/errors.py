@@ -1,5 +1,6 @@
 """The one error type services raise; the API turns it into ``{"detail": ...}`` with its status
-(DESIGN.md §3.4: 401 identity, 403 not yours, 404 unknown, 409 stale or wrong phase, 422 illegal)."""
+(DESIGN.md §3.4: 401 identity, 403 not yours, 404 unknown, 409 stale or wrong phase,
+422 illegal)."""
 
 from __future__ import annotations
 

@@ -20,6 +20,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from app.config import Settings, get_settings
 from app.db import make_engine
 from app.errors import ApiError
+from app.games.registry import GAMES
 from app.lobby import api as lobby_api
 from app.lobby import pages
 from app.lobby.service import Lobby
@@ -27,7 +28,6 @@ from app.realtime import sockets
 from app.realtime.hub import MemoryHub
 from app.rooms import api as rooms_api
 from app.rooms.service import RoomService
-from app.games.registry import GAMES
 from app.web.render import APP_DIR, game_template_dir, make_environment
 
 ROOT = APP_DIR.parent

@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-
 from playwright.sync_api import Page, sync_playwright
 
 CHROMIUM = "/usr/bin/chromium"

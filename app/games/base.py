@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict
 
@@ -101,18 +101,35 @@ class Result:
 class Game(Protocol):
     """What the platform needs from a game (see the module docstring)."""
 
-    id: str
-    title: str
-    min_players: int
-    max_players: int
-    Options: type[BaseModel]
-    #: One-sentence description shown in the lobby.
-    summary: ClassVar[str] | str
-    #: Jinja2 template (under the game's ``templates/`` folder) rendering the table from a view.
-    template: str
-    #: Names of the template's blocks; each renders one element with a stable ``id`` and is
-    #: pushed to browsers as an out-of-band fragment when its HTML changes.
-    regions: tuple[str, ...]
+    # Read-only attributes (properties here, plain class attributes in a game).
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def title(self) -> str: ...
+
+    @property
+    def min_players(self) -> int: ...
+
+    @property
+    def max_players(self) -> int: ...
+
+    @property
+    def Options(self) -> type[BaseModel]: ...
+
+    @property
+    def summary(self) -> str:
+        """One-sentence description shown in the lobby."""
+
+    @property
+    def template(self) -> str:
+        """Jinja2 template (under the game's ``templates/`` folder, prefixed by the game id)
+        rendering the table from a view."""
+
+    @property
+    def regions(self) -> tuple[str, ...]:
+        """Names of the template's blocks; each fills one element with that ``id`` and is
+        pushed to browsers as an out-of-band fragment when its HTML changes."""
 
     def setup(self, players: int, options: BaseModel, seed: int) -> Any: ...
 

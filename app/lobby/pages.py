@@ -11,6 +11,7 @@ from anyio import to_thread
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from jinja2 import Environment
+from jinja2_fragments import render_block
 from markupsafe import escape
 
 from app.errors import ApiError
@@ -20,8 +21,6 @@ from app.lobby.service import BOT_LEVELS, Lobby
 from app.models import Player
 from app.realtime.hub import LOBBY_CHANGED
 from app.rooms.service import RoomService
-from jinja2_fragments import render_block
-
 from app.web.render import PLATFORM_REGIONS, table_context
 
 router = APIRouter(include_in_schema=False)
@@ -157,7 +156,8 @@ async def _lobby_action(request: Request, room_id: int, action: str) -> Response
             level = str(form.get("level", "bot"))
             await to_thread.run_sync(lobby.add_bot, player, room_id, seat, level)
         elif action == "unbot":
-            await to_thread.run_sync(lobby.remove_bot, player, room_id, seat if seat is not None else -1)
+            await to_thread.run_sync(lobby.remove_bot, player, room_id,
+                                     seat if seat is not None else -1)
         elif action == "start":
             await to_thread.run_sync(lobby.start, player, room_id)
             await request.app.state.rooms.loaded(room_id)

@@ -146,7 +146,8 @@ class Lobby:
     def _free_seat(self, session: Session, room: Room, seat: int | None) -> int:
         assert room.id is not None
         if room.status != "lobby":
-            raise ApiError(409, f"the room is {room.status}: seats can only change before the start")
+            raise ApiError(409, f"the room is {room.status}: seats can only change before "
+                                "the start")
         taken = {s.index for s in _seats(session, room.id)}
         if seat is None:
             free = [i for i in range(room.players) if i not in taken]
@@ -197,7 +198,8 @@ class Lobby:
                 level: str | None) -> dict[str, Any]:
         level = level or "bot"
         if level not in BOT_LEVELS:
-            raise ApiError(422, f"unknown bot level {level!r}; choose one of {', '.join(BOT_LEVELS)}")
+            raise ApiError(422, f"unknown bot level {level!r}; choose one of "
+                                f"{', '.join(BOT_LEVELS)}")
         with self.session() as session:
             room = _room(session, room_id)
             self._require_seated(session, player, room_id)

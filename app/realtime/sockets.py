@@ -58,6 +58,11 @@ class RateLimit:
         return False
 
 
+def is_int(value: Any) -> bool:
+    """A JSON integer (``true`` is not one)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 async def _identify(ws: WebSocket) -> Player | None:
     """The connecting player (token from header, ``?token=`` or cookie); 401 if unknown."""
     token = token_from(dict(ws.headers), dict(ws.cookies), ws.query_params.get("token"))
@@ -140,7 +145,7 @@ async def game_socket(ws: WebSocket, room_id: int) -> None:
 
     async def resync(since: Any) -> None:
         loaded = await rooms.loaded(room_id)
-        if not isinstance(since, int) or isinstance(since, bool) or not 0 <= since <= loaded.version:
+        if not is_int(since) or not 0 <= since <= loaded.version:
             raise ApiError(422, f"resync 'since' must be a version from 0 to {loaded.version}")
         seat = loaded.seat_of(player_id)
         old = await to_thread.run_sync(rooms.view_at, loaded, seat, since)
@@ -160,7 +165,7 @@ async def game_socket(ws: WebSocket, room_id: int) -> None:
             if player_id is None:
                 raise ApiError(401, "moves need a player token (?token=...)")
             expected = message.get("expected_version")
-            if expected is not None and (not isinstance(expected, int) or isinstance(expected, bool)):
+            if expected is not None and not is_int(expected):
                 raise ApiError(422, "expected_version must be an integer")
             version = await rooms.play(room_id, player_id, message.get("move"), expected)
             await conn.send({"type": "ack", "version": version})
@@ -199,9 +204,10 @@ async def game_socket(ws: WebSocket, room_id: int) -> None:
         try:
             done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
             for task in done:
-                exc = task.exception()
-                if exc is not None and not isinstance(exc, WebSocketDisconnect | RuntimeError):
-                    log.error("socket of room %s failed", room_id, exc_info=exc)
+                failure = task.exception()
+                if failure is not None and not isinstance(failure,
+                                                          WebSocketDisconnect | RuntimeError):
+                    log.error("socket of room %s failed", room_id, exc_info=failure)
         finally:
             for task in tasks:
                 task.cancel()

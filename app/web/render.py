@@ -34,7 +34,8 @@ HTMX_CDN = {
     "ws": (f"https://unpkg.com/htmx-ext-ws@{HTMX_WS_VERSION}/dist/ws.min.js",
            "sha384-1RwI/nvUSrMRuNj7hX1+27J8XDdCoSLf0EjEyF69nacuWyiJYoQ/j39RT1mSnd2G"),
 }
-HTMX_LOCAL = {"htmx": ("/static/vendor/htmx.min.js", None), "ws": ("/static/vendor/ws.min.js", None)}
+HTMX_LOCAL = {"htmx": ("/static/vendor/htmx.min.js", None),
+              "ws": ("/static/vendor/ws.min.js", None)}
 
 
 def game_template_dir(game: object) -> Path:

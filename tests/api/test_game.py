@@ -58,7 +58,7 @@ def test_errors_have_their_status_and_change_nothing(players, client):
     draw = {"type": "draw", "source": "deck"}
     cases = [
         (client.post(f"/api/rooms/{rid}/moves", json={"move": draw}), 401),
-        (ana.post(f"/api/rooms/999/moves", {"move": draw}), 404),
+        (ana.post("/api/rooms/999/moves", {"move": draw}), 404),
         (cai.post(f"/api/rooms/{rid}/moves", {"move": draw}), 403),  # no seat
         (bo.post(f"/api/rooms/{rid}/moves", {"move": draw}), 403),  # not your turn
         (ana.post(f"/api/rooms/{rid}/moves", {"move": draw, "expected_version": 5}), 409),

@@ -31,7 +31,7 @@ _FOREST = frozenset({"small", "large", "bush"})
 _GROWS_TO: dict[str, str] = {"sprout": "small", "small": "large"}
 _ORTHOGONAL: tuple[Cell, ...] = ((-1, 0), (1, 0), (0, -1), (0, 1))
 #: Later season ends count for less: the planet will have changed by then.
-_LATER_WEIGHT = 0.6
+_LATER_WEIGHT = 0.8
 #: Powers used before the action; the growing powers come after it (they grow its sprouts).
 _POWER_FIRST = frozenset({"sprout", "bush", "lake", "bloom"})
 

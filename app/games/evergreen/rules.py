@@ -334,10 +334,15 @@ def setup(players: int, options: BaseModel, seed: int) -> State:
         ),
     )
     deck, state = _shuffled(state, CARD_IDS)
+    return _advance(_start_round(deal_fertility(state, deck)))
+
+
+def deal_fertility(state: State, deck: tuple[int, ...]) -> State:
+    """SET-5/6 on a shuffled ``deck``: the fertility cards revealed form the zone, the other
+    revealed cards go back into the deck, which is reshuffled."""
     zone, back, rest = reveal_fertility(deck)
     deck, state = _shuffled(state, rest + back)
-    state = replace(state, deck=deck, zone=zone)
-    return _advance(_start_round(state))
+    return replace(state, deck=deck, zone=zone)
 
 
 def _start_round(state: State) -> State:

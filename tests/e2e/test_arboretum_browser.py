@@ -1,0 +1,107 @@
+"""Chromium plays Arboretum against a real server: two people in two browser contexts, and
+one person against a bot. Every click goes through the page as a player would make it."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+pytestmark = pytest.mark.e2e
+
+
+def version(page: Page) -> int:
+    return int(page.get_attribute(".seatbar", "data-version") or "0")
+
+
+def sit_down(page: Page, base: str, name: str) -> None:
+    page.goto(base + "/")
+    page.fill("input[name=name]", name)
+    page.click("button[type=submit]")
+    expect(page.locator(".me")).to_contain_text(name)
+
+
+def take_turn_step(page: Page) -> None:
+    """One step for the active player: draw, plant or discard — as a person clicks it."""
+    step = page.locator(".steps li.now").inner_text()
+    if step.startswith("Draw"):
+        deck = page.locator("button.draw-deck")
+        (deck if deck.count() else page.locator("button.take").first).click()
+    elif step == "Plant":
+        page.locator("#hand .pick").first.click()
+        page.locator("#arboreta button.target").first.click()
+    else:
+        page.locator("#hand .pick").first.click()
+        page.click("text=Discard the chosen card")
+
+
+def wait_for_version(page: Page, at_least: int) -> None:
+    page.wait_for_function(
+        "v => +document.querySelector('.seatbar').dataset.version >= v", arg=at_least,
+        timeout=15_000)
+
+
+def test_two_people_play_a_whole_game(server: str, browser) -> None:
+    ana_ctx, bo_ctx = browser.new_context(), browser.new_context()
+    ana, bo = ana_ctx.new_page(), bo_ctx.new_page()
+    sit_down(ana, server, "Ana")
+    ana.check("input[name=game][value=arboretum]")
+    ana.select_option("#players", "2")
+    ana.click("text=Create the table")
+    invite = ana.input_value("#invite-link")
+    sit_down(bo, server, "Bo")
+    bo.goto(invite)
+    bo.click("button:has-text('Sit here')")
+    expect(ana.locator("#lobby")).to_contain_text("Bo")  # pushed to Ana's lobby live
+    ana.click("text=Start the game")
+    expect(ana.locator("#hand .pick")).to_have_count(7)
+    bo.wait_for_selector(".seatbar")  # Bo's page reloads into the table
+    expect(bo.locator("#hand .pick")).to_have_count(7)
+
+    # An illegal click shows the rule and changes nothing.
+    ana.locator("button.draw-deck").click()
+    wait_for_version(ana, 1)
+    ana.locator("button.draw-deck").click()
+    wait_for_version(ana, 2)
+    ana.locator("#arboreta button.target").first.click()  # no card chosen
+    expect(ana.locator("#flash")).not_to_be_empty()
+    assert version(ana) == 2
+
+    pages = {"Ana": ana, "Bo": bo}
+    for _ in range(400):
+        if ana.locator(".arb-scoring table").count():
+            break
+        current = version(ana)
+        mover = next((p for p in pages.values() if p.locator(".seatchip.active.mine").count()),
+                     None)
+        assert mover is not None, "somebody must be active until the game ends"
+        take_turn_step(mover)
+        for page in pages.values():
+            wait_for_version(page, current + 1)
+    expect(ana.locator(".arb-scoring")).to_contain_text("Final scoring")
+    expect(bo.locator(".arb-scoring")).to_contain_text("Final scoring")
+    assert ana.locator(".seatchip .score").count() == 2
+    assert ana.locator(".tag.win").count() >= 1
+    ana_ctx.close()
+    bo_ctx.close()
+
+
+def test_one_person_against_a_bot(server: str, browser) -> None:
+    ctx = browser.new_context(viewport={"width": 390, "height": 844})  # a phone
+    page = ctx.new_page()
+    sit_down(page, server, "Cai")
+    page.check("input[name=game][value=arboretum]")
+    page.click("text=Create the table")
+    page.click("button:has-text('Add a bot')")
+    page.click("text=Start the game")
+    for _ in range(400):
+        if page.locator(".arb-scoring table").count():
+            break
+        if page.locator(".seatchip.active.mine").count():
+            current = version(page)
+            take_turn_step(page)
+            wait_for_version(page, current + 1)
+        else:
+            page.wait_for_timeout(50)
+    expect(page.locator(".arb-scoring")).to_contain_text("Final scoring")
+    assert "Bot 2" in page.locator(".log").inner_text()
+    ctx.close()

@@ -1,0 +1,870 @@
+"""Arboretum's rules: setup, turn steps, the end, illegal moves, results, views, log, storage
+(rulebook "Preparación", "Cómo jugar", "Puntuación", "Anunciar el ganador"; spec §Setup,
+§Turn, §End)."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from app.games.arboretum import GAME
+from app.games.arboretum import rules as R
+from app.games.arboretum.data import (
+    COLOURS,
+    HAND_SIZE,
+    NAMES_EN,
+    NAMES_ES,
+    SPECIES,
+    SPECIES_COUNT,
+    VALUES,
+)
+from app.games.arboretum.rules import ArboretumState, IllegalMove
+from app.games.base import Game, NoOptions
+from app.games.registry import get_game
+
+SIX = ["cassia", "jacaranda", "olive", "maple", "oak", "willow"]
+
+
+def make(
+    hands: list[list[tuple[str, int]]],
+    *,
+    deck: list[tuple[str, int]] | None = None,
+    arboreta: list[list[tuple[tuple[int, int], tuple[str, int]]]] | None = None,
+    discards: list[list[tuple[str, int]]] | None = None,
+    turn: int = 0,
+    step: str = "draw",
+    draws_left: int | None = None,
+    species: list[str] | None = None,
+) -> ArboretumState:
+    """A hand-made state (through ``load``, so the derived frontiers are right)."""
+    n = len(hands)
+    if draws_left is None:
+        draws_left = 2 if step == "draw" else 0
+    return R.load(
+        {
+            "seed": 7,
+            "species": species or SIX,
+            "deck": [list(c) for c in (deck if deck is not None else [("oak", 1), ("oak", 2)])],
+            "hands": [[list(c) for c in hand] for hand in hands],
+            "arboreta": [
+                [[list(cell), list(card)] for cell, card in plantings]
+                for plantings in (arboreta or [[] for _ in range(n)])
+            ],
+            "discards": [[list(c) for c in pile] for pile in (discards or [[] for _ in range(n)])],
+            "turn": turn,
+            "step": step,
+            "draws_left": draws_left,
+        }
+    )
+
+
+HAND0 = [("cassia", 3), ("jacaranda", 5), ("olive", 2), ("maple", 8), ("willow", 1)]
+HAND0 += [("oak", 6), ("oak", 7)]
+HAND1 = [("cassia", 1), ("cassia", 2), ("olive", 3), ("olive", 4), ("maple", 1)]
+HAND1 += [("maple", 2), ("willow", 2)]
+
+
+def play_turn(state: ArboretumState, cell: tuple[int, int]) -> ArboretumState:
+    """Draw 2 from the deck, plant the first card of the hand at ``cell``, discard the next."""
+    seat = state.turn
+    state = R.apply(state, seat, {"type": "draw", "source": "deck"})
+    state = R.apply(state, seat, {"type": "draw", "source": "deck"})
+    hand = state.hands[seat]
+    state = R.apply(state, seat, {"type": "play", "card": list(hand[0]), "cell": list(cell)})
+    return R.apply(state, seat, {"type": "discard", "card": list(state.hands[seat][0])})
+
+
+# --- components and setup ----------------------------------------------------------------------
+
+
+def test_component_data() -> None:
+    assert SPECIES == (
+        "cassia",
+        "dogwood",
+        "jacaranda",
+        "olive",
+        "lilac",
+        "magnolia",
+        "maple",
+        "royal_poinciana",
+        "oak",
+        "willow",
+    )
+    assert set(COLOURS) == set(NAMES_ES) == set(NAMES_EN) == set(SPECIES)
+    assert all(len(c) == 7 and c.startswith("#") for c in COLOURS.values())
+    assert len(set(COLOURS.values())) == 10
+    assert NAMES_EN["royal_poinciana"] == "Royal Poinciana"
+    assert NAMES_ES["oak"] == "Roble"
+    assert VALUES == (1, 2, 3, 4, 5, 6, 7, 8)
+    assert dict(SPECIES_COUNT) == {2: 6, 3: 8, 4: 10}
+    assert HAND_SIZE == 7
+
+
+@pytest.mark.parametrize(("players", "deck_size"), [(2, 34), (3, 43), (4, 52)])
+def test_setup(players: int, deck_size: int) -> None:
+    state = R.setup(players, 11)
+    assert len(state.species) == SPECIES_COUNT[players]
+    assert list(state.species) == [s for s in SPECIES if s in state.species]  # table order
+    assert len(state.deck) == deck_size
+    assert all(len(hand) == HAND_SIZE for hand in state.hands)
+    cards = [*state.deck, *(c for hand in state.hands for c in hand)]
+    assert Counter(cards) == Counter((s, v) for s in state.species for v in VALUES)
+    assert state.arboreta == ((),) * players
+    assert state.discards == ((),) * players
+    assert (state.turn, state.step, state.draws_left) == (0, "draw", 2)
+    assert R.active_seats(state) == frozenset({0})
+
+
+def test_setup_is_deterministic_for_a_seed() -> None:
+    assert R.setup(3, 42) == R.setup(3, 42)
+    assert R.dump(R.setup(3, 42)) == R.dump(GAME.setup(3, NoOptions(), 42))
+    assert R.setup(3, 42).deck != R.setup(3, 43).deck
+
+
+def test_species_left_in_the_box_come_from_the_seed() -> None:
+    chosen = {R.setup(2, seed).species for seed in range(30)}
+    assert len(chosen) > 5
+
+
+@pytest.mark.parametrize("players", [0, 1, 5, True, 2.0])
+def test_setup_refuses_bad_player_counts(players: Any) -> None:
+    with pytest.raises(ValueError):
+        R.setup(players, 1)
+
+
+def test_game_value() -> None:
+    assert isinstance(GAME, Game)
+    assert get_game("arboretum") is GAME
+    assert (GAME.id, GAME.title, GAME.min_players, GAME.max_players) == (
+        "arboretum",
+        "Arboretum",
+        2,
+        4,
+    )
+    assert GAME.Options is NoOptions
+    assert GAME.template == "arboretum/table.html"
+    # The lead owns the template and its region list; these four the views are made for.
+    assert {"status", "hand", "arboreta", "discards"} <= set(GAME.regions)
+    assert len(set(GAME.regions)) == len(GAME.regions)
+    assert isinstance(GAME.summary, str) and "\n" not in GAME.summary
+
+
+# --- a turn ------------------------------------------------------------------------------------
+
+
+def test_a_whole_turn() -> None:
+    state = R.setup(2, 5)
+    top2, top1 = state.deck[-2], state.deck[-1]
+    state = R.apply(state, 0, {"type": "draw", "source": "deck"})
+    assert (state.step, state.draws_left) == ("draw", 1)
+    assert state.hands[0][-1] == top1
+    state = R.apply(state, 0, {"type": "draw", "source": "deck"})
+    assert (state.step, state.draws_left) == ("play", 0)
+    assert state.hands[0][-1] == top2 and len(state.hands[0]) == 9
+    card = state.hands[0][3]
+    state = R.apply(state, 0, {"type": "play", "card": list(card), "cell": [0, 0]})
+    assert state.arboreta[0] == (((0, 0), card),)
+    assert state.step == "discard" and len(state.hands[0]) == 8
+    thrown = state.hands[0][0]
+    state = R.apply(state, 0, {"type": "discard", "card": list(thrown)})
+    assert state.discards[0] == (thrown,)
+    assert len(state.hands[0]) == HAND_SIZE  # back to 7
+    assert (state.turn, state.step, state.draws_left) == (1, "draw", 2)
+    assert R.active_seats(state) == frozenset({1})
+
+
+def test_turns_go_round_the_table() -> None:
+    state = R.setup(3, 2)
+    seats = []
+    for _ in range(4):
+        seats.append(state.turn)
+        state = play_turn(state, (0, 0) if not state.arboreta[state.turn] else (0, 1))
+    assert seats == [0, 1, 2, 0]
+
+
+def test_draw_from_any_discard_pile_including_own() -> None:
+    state = make(
+        [HAND0, HAND1],
+        discards=[[("cassia", 6)], [("olive", 7)]],
+    )
+    assert R.legal_moves(state, 0) == [
+        {"type": "draw", "source": "deck"},
+        {"type": "draw", "source": 0},
+        {"type": "draw", "source": 1},
+    ]
+    after = R.apply(state, 0, {"type": "draw", "source": 0})
+    assert after.hands[0][-1] == ("cassia", 6) and after.discards[0] == ()
+    after = R.apply(after, 0, {"type": "draw", "source": 1})
+    assert after.hands[0][-1] == ("olive", 7) and after.discards[1] == ()
+    assert after.deck == state.deck
+
+
+def test_the_second_draw_sees_the_first() -> None:
+    state = make([HAND0, HAND1], discards=[[], [("olive", 7), ("olive", 6)]])
+    state = R.apply(state, 0, {"type": "draw", "source": 1})
+    assert state.hands[0][-1] == ("olive", 6)
+    assert {"type": "draw", "source": 1} in R.legal_moves(state, 0)  # the newly exposed top
+    state = R.apply(state, 0, {"type": "draw", "source": 1})
+    assert state.hands[0][-1] == ("olive", 7)
+    assert state.discards[1] == ()
+
+
+def test_both_draws_from_the_deck() -> None:
+    state = make([HAND0, HAND1], deck=[("oak", 1), ("oak", 2), ("oak", 3)])
+    state = R.apply(state, 0, {"type": "draw", "source": "deck"})
+    state = R.apply(state, 0, {"type": "draw", "source": "deck"})
+    assert state.hands[0][-2:] == (("oak", 3), ("oak", 2))
+    assert state.deck == (("oak", 1),)
+
+
+def test_legal_moves_per_step() -> None:
+    state = make([HAND0[:2], HAND1], step="play")
+    assert R.legal_moves(state, 1) == []
+    assert R.legal_moves(state, 0) == [
+        {"type": "play", "card": ["cassia", 3], "cell": [0, 0]},
+        {"type": "play", "card": ["jacaranda", 5], "cell": [0, 0]},
+    ]
+    state = make([HAND0[:2], HAND1], step="discard")
+    assert R.legal_moves(state, 0) == [
+        {"type": "discard", "card": ["cassia", 3]},
+        {"type": "discard", "card": ["jacaranda", 5]},
+    ]
+
+
+def test_first_card_offered_at_the_origin_but_accepted_anywhere() -> None:
+    # Rules decision 1: the grid is unbounded, so [0, 0] stands for every cell.
+    state = make([HAND0, HAND1], step="play")
+    assert {tuple(m["cell"]) for m in R.legal_moves(state, 0)} == {(0, 0)}
+    after = R.apply(state, 0, {"type": "play", "card": ["oak", 6], "cell": [5, -3]})
+    assert after.arboreta[0] == (((5, -3), ("oak", 6)),)
+    assert after.frontiers[0] == {(4, -3), (6, -3), (5, -4), (5, -2)}
+
+
+def test_later_cards_go_next_to_the_arboretum_on_an_empty_cell() -> None:
+    planted = [((0, 0), ("cassia", 4)), ((0, 1), ("olive", 5))]
+    state = make([HAND0, HAND1], arboreta=[planted, []], step="play")
+    cells = {tuple(m["cell"]) for m in R.legal_moves(state, 0)}
+    assert cells == {(-1, 0), (1, 0), (0, -1), (-1, 1), (1, 1), (0, 2)}
+    assert len(R.legal_moves(state, 0)) == len(cells) * len(HAND0)
+    after = R.apply(state, 0, {"type": "play", "card": ["oak", 6], "cell": [0, 2]})
+    assert after.arboreta[0][-1] == ((0, 2), ("oak", 6))
+    assert (0, 3) in after.frontiers[0] and (0, 2) not in after.frontiers[0]
+    assert after.frontiers[0] == R.frontier_of(after.arboreta[0])
+    for cell, why in (([1, 2], "not orthogonally adjacent"), ([0, 1], "already holds")):
+        with pytest.raises(IllegalMove, match=why) as err:
+            R.apply(state, 0, {"type": "play", "card": ["oak", 6], "cell": cell})
+        assert err.value.rule == R.RULE_ADJACENT
+
+
+def test_extra_keys_in_a_move_are_ignored() -> None:
+    # Rules decision 6.
+    state = make([HAND0, HAND1])
+    after = R.apply(state, 0, {"type": "draw", "source": "deck", "note": "hi"})
+    assert after == R.apply(state, 0, {"type": "draw", "source": "deck"})
+
+
+def test_moves_accept_tuples() -> None:
+    state = make([HAND0, HAND1], step="play")
+    after = R.apply(state, 0, {"type": "play", "card": ("oak", 6), "cell": (0, 0)})
+    assert after.arboreta[0] == (((0, 0), ("oak", 6)),)
+
+
+# --- the end -----------------------------------------------------------------------------------
+
+
+def test_the_game_ends_after_the_turn_of_who_drew_the_last_card() -> None:
+    state = make([HAND0, HAND1], deck=[("oak", 2)], discards=[[], [("olive", 7)]])
+    state = R.apply(state, 0, {"type": "draw", "source": "deck"})
+    assert state.deck == () and state.step == "draw"
+    # Rules decision 3: the deck is no longer a source; the remaining draw uses a discard pile.
+    assert R.legal_moves(state, 0) == [{"type": "draw", "source": 1}]
+    with pytest.raises(IllegalMove, match="deck is empty") as err:
+        R.apply(state, 0, {"type": "draw", "source": "deck"})
+    assert err.value.rule == "Spec §End"
+    state = R.apply(state, 0, {"type": "draw", "source": 1})
+    state = R.apply(state, 0, {"type": "play", "card": ["oak", 2], "cell": [0, 0]})
+    assert R.result(state) is None and R.active_seats(state) == {0}
+    state = R.apply(state, 0, {"type": "discard", "card": ["olive", 7]})
+    # Rules decision 4: that turn was completed normally; now the game is over.
+    assert state.step == "over"
+    assert R.active_seats(state) == frozenset()
+    assert R.legal_moves(state, 0) == [] and R.legal_moves(state, 1) == []
+    assert R.result(state) is not None
+    assert len(state.hands[0]) == HAND_SIZE
+
+
+def test_last_card_drawn_second_also_ends_the_game_after_that_turn() -> None:
+    state = make([HAND0, HAND1], deck=[("oak", 2), ("oak", 3)], turn=1)
+    state = R.apply(state, 1, {"type": "draw", "source": "deck"})
+    state = R.apply(state, 1, {"type": "draw", "source": "deck"})
+    state = R.apply(state, 1, {"type": "play", "card": ["oak", 2], "cell": [0, 0]})
+    state = R.apply(state, 1, {"type": "discard", "card": ["oak", 3]})
+    assert state.step == "over" and state.turn == 1
+
+
+def test_the_game_goes_on_while_the_deck_has_cards() -> None:
+    state = make([HAND0, HAND1], deck=[("oak", 2), ("oak", 3), ("oak", 4)])
+    state = play_turn(state, (0, 0))
+    assert state.step == "draw" and state.turn == 1 and R.result(state) is None
+
+
+def test_a_draw_is_skipped_when_deck_and_every_discard_pile_are_empty() -> None:
+    # Rules decision 2 (spec §End).
+    state = make([HAND0, HAND1], deck=[("oak", 2)])
+    state = R.apply(state, 0, {"type": "draw", "source": "deck"})
+    assert (state.step, state.draws_left) == ("play", 0)
+    assert len(state.hands[0]) == 8
+    state = R.apply(state, 0, {"type": "play", "card": ["oak", 2], "cell": [0, 0]})
+    state = R.apply(state, 0, {"type": "discard", "card": ["oak", 7]})
+    assert state.step == "over" and len(state.hands[0]) == 6
+
+
+# --- illegal moves -----------------------------------------------------------------------------
+
+DRAW = make([HAND0, HAND1], discards=[[], [("olive", 7)]])
+PLAY = make(
+    [[*HAND0, ("olive", 5), ("olive", 6)], HAND1],
+    arboreta=[[((0, 0), ("cassia", 4))], []],
+    step="play",
+)
+DISCARD = make(
+    [[*HAND0, ("olive", 5)], HAND1], arboreta=[[((0, 0), ("cassia", 4))], []], step="discard"
+)
+OVER = make([HAND0, HAND1], deck=[], step="over")
+HALF_DRAWN = make([[*HAND0, ("olive", 5)], HAND1], step="draw", draws_left=1)
+
+ILLEGAL: list[tuple[str, ArboretumState, int, Any, str, str]] = [
+    ("game over", OVER, 0, {"type": "draw", "source": "deck"}, "game is over", "Spec §End"),
+    ("not a dict", DRAW, 0, ["draw"], "unknown move type", "move format"),
+    ("no type", DRAW, 0, {"source": "deck"}, "unknown move type", "move format"),
+    ("unknown type", DRAW, 0, {"type": "pass"}, "unknown move type", "move format"),
+    ("type not str", DRAW, 0, {"type": 3}, "unknown move type", "move format"),
+    ("not your turn", DRAW, 1, {"type": "draw", "source": "deck"}, "seat 0's turn", R.RULE_TURN),
+    (
+        "play while drawing",
+        DRAW,
+        0,
+        {"type": "play", "card": ["oak", 6], "cell": [0, 0]},
+        "draw first: 2 cards left",
+        R.RULE_DRAW,
+    ),
+    (
+        "discard while drawing",
+        HALF_DRAWN,
+        0,
+        {"type": "discard", "card": ["oak", 6]},
+        "draw first: 1 card left",
+        R.RULE_DRAW,
+    ),
+    (
+        "draw while playing",
+        PLAY,
+        0,
+        {"type": "draw", "source": "deck"},
+        "already drawn",
+        R.RULE_DRAW,
+    ),
+    (
+        "discard before playing",
+        PLAY,
+        0,
+        {"type": "discard", "card": ["oak", 6]},
+        "play a card into your arboretum before",
+        R.RULE_PLAY,
+    ),
+    (
+        "play twice",
+        DISCARD,
+        0,
+        {"type": "play", "card": ["oak", 6], "cell": [0, 1]},
+        "already played",
+        R.RULE_PLAY,
+    ),
+    (
+        "draw while discarding",
+        DISCARD,
+        0,
+        {"type": "draw", "source": "deck"},
+        "already drawn",
+        R.RULE_DRAW,
+    ),
+    (
+        "empty discard pile",
+        DRAW,
+        0,
+        {"type": "draw", "source": 0},
+        "seat 0's discard pile is empty",
+        R.RULE_SOURCE,
+    ),
+    ("source out of range", DRAW, 0, {"type": "draw", "source": 2}, "no seat 2", R.RULE_SOURCE),
+    ("negative source", DRAW, 0, {"type": "draw", "source": -1}, "no seat -1", R.RULE_SOURCE),
+    ("bool source", DRAW, 0, {"type": "draw", "source": True}, "draw source", R.RULE_FORMAT),
+    ("missing source", DRAW, 0, {"type": "draw"}, "draw source", R.RULE_FORMAT),
+    (
+        "other string source",
+        DRAW,
+        0,
+        {"type": "draw", "source": "pile"},
+        "draw source",
+        R.RULE_FORMAT,
+    ),
+    ("float source", DRAW, 0, {"type": "draw", "source": 1.0}, "draw source", R.RULE_FORMAT),
+    (
+        "card not a list",
+        PLAY,
+        0,
+        {"type": "play", "card": "oak 6", "cell": [0, 1]},
+        "two-element list",
+        R.RULE_FORMAT,
+    ),
+    (
+        "card too long",
+        PLAY,
+        0,
+        {"type": "play", "card": ["oak", 6, 1], "cell": [0, 1]},
+        "two-element list",
+        R.RULE_FORMAT,
+    ),
+    ("card missing", DISCARD, 0, {"type": "discard"}, "two-element list", R.RULE_FORMAT),
+    (
+        "card a dict",
+        DISCARD,
+        0,
+        {"type": "discard", "card": {"oak": 6}},
+        "two-element list",
+        R.RULE_FORMAT,
+    ),
+    (
+        "unknown species",
+        PLAY,
+        0,
+        {"type": "play", "card": ["pine", 6], "cell": [0, 1]},
+        "unknown species",
+        R.RULE_CARDS,
+    ),
+    (
+        "species not a str",
+        PLAY,
+        0,
+        {"type": "play", "card": [6, 6], "cell": [0, 1]},
+        "unknown species",
+        R.RULE_CARDS,
+    ),
+    (
+        "species out of the box",
+        PLAY,
+        0,
+        {"type": "play", "card": ["lilac", 6], "cell": [0, 1]},
+        "lilac is not in play",
+        R.RULE_CARDS,
+    ),
+    (
+        "value too high",
+        DISCARD,
+        0,
+        {"type": "discard", "card": ["oak", 9]},
+        "from 1 to 8",
+        R.RULE_CARDS,
+    ),
+    (
+        "value zero",
+        DISCARD,
+        0,
+        {"type": "discard", "card": ["oak", 0]},
+        "from 1 to 8",
+        R.RULE_CARDS,
+    ),
+    (
+        "value bool",
+        DISCARD,
+        0,
+        {"type": "discard", "card": ["oak", True]},
+        "from 1 to 8",
+        R.RULE_CARDS,
+    ),
+    (
+        "value str",
+        DISCARD,
+        0,
+        {"type": "discard", "card": ["oak", "6"]},
+        "from 1 to 8",
+        R.RULE_CARDS,
+    ),
+    (
+        "value float",
+        DISCARD,
+        0,
+        {"type": "discard", "card": ["oak", 6.0]},
+        "from 1 to 8",
+        R.RULE_CARDS,
+    ),
+    (
+        "play a card not held",
+        PLAY,
+        0,
+        {"type": "play", "card": ["oak", 1], "cell": [0, 1]},
+        "you do not hold Oak 1",
+        R.RULE_HAND,
+    ),
+    (
+        "discard a card not held",
+        DISCARD,
+        0,
+        {"type": "discard", "card": ["olive", 6]},
+        "you do not hold Olive 6",
+        R.RULE_HAND,
+    ),
+    (
+        "cell missing",
+        PLAY,
+        0,
+        {"type": "play", "card": ["oak", 6]},
+        "two-integer list",
+        R.RULE_FORMAT,
+    ),
+    (
+        "cell bools",
+        PLAY,
+        0,
+        {"type": "play", "card": ["oak", 6], "cell": [False, True]},
+        "two-integer list",
+        R.RULE_FORMAT,
+    ),
+    (
+        "cell floats",
+        PLAY,
+        0,
+        {"type": "play", "card": ["oak", 6], "cell": [0.0, 1.0]},
+        "two-integer list",
+        R.RULE_FORMAT,
+    ),
+    (
+        "cell too long",
+        PLAY,
+        0,
+        {"type": "play", "card": ["oak", 6], "cell": [0, 1, 2]},
+        "two-integer list",
+        R.RULE_FORMAT,
+    ),
+    (
+        "cell a string",
+        PLAY,
+        0,
+        {"type": "play", "card": ["oak", 6], "cell": "0,1"},
+        "two-integer list",
+        R.RULE_FORMAT,
+    ),
+    (
+        "cell occupied",
+        PLAY,
+        0,
+        {"type": "play", "card": ["oak", 6], "cell": [0, 0]},
+        "already holds a tree",
+        R.RULE_ADJACENT,
+    ),
+    (
+        "cell diagonal",
+        PLAY,
+        0,
+        {"type": "play", "card": ["oak", 6], "cell": [1, 1]},
+        "not orthogonally adjacent",
+        R.RULE_ADJACENT,
+    ),
+    (
+        "cell far away",
+        PLAY,
+        0,
+        {"type": "play", "card": ["oak", 6], "cell": [-40, 7]},
+        "not orthogonally adjacent",
+        R.RULE_ADJACENT,
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("state", "seat", "move", "reason", "rule"),
+    [case[1:] for case in ILLEGAL],
+    ids=[case[0] for case in ILLEGAL],
+)
+def test_illegal_moves_are_refused_and_change_nothing(
+    state: ArboretumState, seat: int, move: Any, reason: str, rule: str
+) -> None:
+    before = R.dump(state)
+    with pytest.raises(IllegalMove) as err:
+        GAME.apply(state, seat, move)
+    assert reason in err.value.reason
+    assert err.value.rule == rule
+    assert R.dump(state) == before
+
+
+def test_the_turn_reason_names_no_player() -> None:
+    with pytest.raises(IllegalMove) as err:
+        R.apply(PLAY, 1, {"type": "play", "card": ["oak", 6], "cell": [0, 1]})
+    assert err.value.reason == "it is seat 0's turn"
+
+
+def test_every_refusal_names_a_rule() -> None:
+    assert all(case[5] for case in ILLEGAL)
+    assert {case[5] for case in ILLEGAL} >= {
+        R.RULE_DRAW,
+        R.RULE_PLAY,
+        R.RULE_ADJACENT,
+        R.RULE_SOURCE,
+        R.RULE_HAND,
+        R.RULE_TURN,
+        R.RULE_END,
+    }
+
+
+# --- results -----------------------------------------------------------------------------------
+
+
+def finished(arboreta: list[list[tuple[tuple[int, int], tuple[str, int]]]]) -> ArboretumState:
+    # Nobody holds any card: everyone has the right to every species.
+    return make([[], [], []], deck=[], arboreta=arboreta, step="over")
+
+
+def test_most_points_wins() -> None:
+    state = finished(
+        [
+            [((0, 0), ("oak", 1)), ((0, 1), ("oak", 5))],  # 3
+            [((0, 0), ("oak", 2)), ((0, 1), ("oak", 8))],  # 4
+            [],
+        ]
+    )
+    final = R.result(state)
+    assert final is not None
+    assert final.scores == (3, 4, 0)
+    assert final.ranking == (1, 0, 2)
+    assert final.winners == (1,)
+
+
+def test_a_tie_goes_to_the_most_species_in_the_arboretum() -> None:
+    state = finished(
+        [
+            [((0, 0), ("oak", 2)), ((0, 1), ("oak", 5))],  # 2 points, 1 species
+            [((0, 0), ("maple", 2)), ((0, 1), ("maple", 5)), ((1, 0), ("willow", 1))],  # 2, 2
+            [((0, 0), ("olive", 3)), ((0, 1), ("olive", 4))],  # 2 points, 1 species
+        ]
+    )
+    final = R.result(state)
+    assert final is not None
+    assert final.scores == (2, 2, 2)
+    assert final.ranking == (1, 0, 2)
+    assert final.winners == (1,)
+    assert final.details["species_counts"] == [1, 2, 1]
+
+
+def test_still_tied_players_share_the_win() -> None:
+    state = finished(
+        [
+            [((0, 0), ("oak", 2)), ((0, 1), ("oak", 5))],
+            [],
+            [((0, 0), ("olive", 3)), ((0, 1), ("olive", 4))],
+        ]
+    )
+    final = R.result(state)
+    assert final is not None
+    assert final.ranking == (0, 2, 1)
+    assert final.winners == (0, 2)
+    assert final.to_json()["winners"] == [0, 2]
+
+
+def test_result_details_shape() -> None:
+    state = finished([[((0, 0), ("oak", 2)), ((0, 1), ("oak", 5))], [], []])
+    final = R.result(state)
+    assert final is not None
+    details = final.details
+    assert set(details) == {"species", "rights", "paths", "species_counts", "scores"}
+    assert details["species"] == SIX
+    assert details["rights"] == {s: [0, 1, 2] for s in SIX}
+    assert details["paths"][0]["oak"] == {"score": 2, "cells": [[0, 0], [0, 1]]}
+    assert details["paths"][1]["oak"] == {"score": 0, "cells": []}
+    assert list(details["paths"][0]) == SIX  # every species with the right, in table order
+    assert details["scores"] == [2, 0, 0]
+    json.dumps(final.to_json())
+
+
+def test_no_result_before_the_end() -> None:
+    assert R.result(R.setup(2, 1)) is None
+
+
+# --- views -------------------------------------------------------------------------------------
+
+VIEW_KEYS = {
+    "players",
+    "species",
+    "deck_count",
+    "turn",
+    "step",
+    "draws_left",
+    "hands",
+    "arboreta",
+    "discards",
+    "last_played",
+    "result",
+}
+
+
+def test_view_of_a_seat() -> None:
+    state = make(
+        [HAND0, HAND1],
+        arboreta=[[((0, 0), ("cassia", 4)), ((1, 0), ("olive", 5))], []],
+        discards=[[("olive", 6), ("olive", 7)], []],
+        turn=1,
+        deck=[("oak", 1), ("oak", 2), ("oak", 3)],
+    )
+    view = GAME.view(state, 0)
+    assert set(view) == VIEW_KEYS
+    assert view["players"] == 2
+    assert view["species"] == SIX
+    assert view["deck_count"] == 3
+    assert (view["turn"], view["step"], view["draws_left"]) == (1, "draw", 2)
+    assert view["hands"][0]["count"] == 7
+    # Own hand in table order: species, then value.
+    assert view["hands"][0]["cards"] == [
+        ["cassia", 3],
+        ["jacaranda", 5],
+        ["olive", 2],
+        ["maple", 8],
+        ["oak", 6],
+        ["oak", 7],
+        ["willow", 1],
+    ]
+    assert view["hands"][1] == {"count": 7, "cards": None}
+    assert view["arboreta"] == [
+        [{"cell": [0, 0], "card": ["cassia", 4]}, {"cell": [1, 0], "card": ["olive", 5]}],
+        [],
+    ]
+    assert view["discards"] == [[["olive", 6], ["olive", 7]], []]
+    assert view["last_played"] == [[1, 0], None]
+    assert view["result"] is None
+    assert json.loads(json.dumps(view)) == view
+
+
+def test_spectators_see_no_hand_and_nobody_sees_the_deck() -> None:
+    state = R.setup(3, 9)
+    for seat in (None, 0, 1, 2, 99):
+        view = GAME.view(state, seat)
+        text = json.dumps(view)
+        for card in state.deck:
+            assert json.dumps(list(card)) not in text
+        for owner, hand in enumerate(state.hands):
+            if owner != seat:
+                assert view["hands"][owner]["cards"] is None
+                assert all(json.dumps(list(card)) not in text for card in hand)
+        assert "seed" not in text and '"deck"' not in text
+
+
+def test_every_hand_is_revealed_once_the_game_is_over() -> None:
+    # Rules decision 7.
+    state = make([HAND0, HAND1], deck=[], step="over", turn=1)
+    view = GAME.view(state, None)
+    assert view["turn"] is None and view["step"] == "over" and view["draws_left"] == 0
+    assert [len(h["cards"]) for h in view["hands"]] == [7, 7]
+    final = R.result(state)
+    assert final is not None
+    assert view["result"] == final.details
+
+
+# --- the log -----------------------------------------------------------------------------------
+
+
+def events(state: ArboretumState, seat: int, move: dict[str, Any]) -> list[Any]:
+    return GAME.events(state, seat, move, R.apply(state, seat, move))
+
+
+def test_events_of_a_deck_draw() -> None:
+    state = make([HAND0, HAND1], turn=1, deck=[("oak", 1), ("oak", 3), ("oak", 2)])
+    public, private = events(state, 1, {"type": "draw", "source": "deck"})
+    assert public.key == "arboretum.draw_deck"
+    assert public.text == "{p1} drew from the deck"
+    assert public.params == {"player": 1}
+    assert public.seats is None
+    assert private.key == "arboretum.draw_deck_private"
+    assert private.text == "You drew Oak 2 from the deck"
+    assert private.params == {"player": 1, "card": ["oak", 2]}
+    assert private.seats == frozenset({1})
+    assert not private.visible_to(0) and not private.visible_to(None)
+
+
+def test_events_of_a_discard_draw() -> None:
+    state = make(
+        [HAND0, HAND1],
+        discards=[[("olive", 6)], [("royal_poinciana", 4)]],
+        species=[*SIX[:-1], "royal_poinciana"],
+    )
+    (line,) = events(state, 0, {"type": "draw", "source": 1})
+    assert line.text == "{p0} took Royal Poinciana 4 from {p1}'s discard pile"
+    assert line.key == "arboretum.draw_discard"
+    assert line.params == {"player": 0, "from": 1, "card": ["royal_poinciana", 4]}
+    assert line.seats is None
+    (line,) = events(state, 0, {"type": "draw", "source": 0})
+    assert line.text == "{p0} took Olive 6 from their own discard pile"
+
+
+def test_events_of_play_and_discard() -> None:
+    (line,) = events(PLAY, 0, {"type": "play", "card": ["oak", 6], "cell": [0, 1]})
+    assert (line.key, line.text) == ("arboretum.play", "{p0} planted Oak 6")
+    assert line.params == {"player": 0, "card": ["oak", 6], "cell": [0, 1]}
+    (line,) = events(DISCARD, 0, {"type": "discard", "card": ["olive", 5]})
+    assert (line.key, line.text) == ("arboretum.discard", "{p0} discarded Olive 5")
+    assert line.params == {"player": 0, "card": ["olive", 5]}
+
+
+def test_events_of_the_last_card_the_skipped_draw_and_the_end() -> None:
+    state = make([HAND0, HAND1], deck=[("oak", 2)])
+    lines = events(state, 0, {"type": "draw", "source": "deck"})
+    assert [e.key for e in lines] == [
+        "arboretum.draw_deck",
+        "arboretum.draw_deck_private",
+        "arboretum.last_card",
+        "arboretum.draw_skipped",
+    ]
+    assert lines[2].text == "{p0} drew the last card of the deck: this is the last turn"
+    assert "skips the second draw" in lines[3].text
+    state = R.apply(state, 0, {"type": "draw", "source": "deck"})
+    state = R.apply(state, 0, {"type": "play", "card": ["oak", 6], "cell": [0, 0]})
+    discard, over = events(state, 0, {"type": "discard", "card": ["cassia", 3]})
+    assert discard.key == "arboretum.discard"
+    assert over.key == "arboretum.game_over"
+    assert over.seats is None
+    final = R.result(R.apply(state, 0, {"type": "discard", "card": ["cassia", 3]}))
+    assert final is not None
+    assert over.params == {
+        "scores": list(final.scores),
+        "ranking": list(final.ranking),
+        "winners": list(final.winners),
+    }
+    assert over.text.startswith("Game over: {p0} ")
+
+
+def test_game_over_text_for_a_shared_win() -> None:
+    state = make([[("oak", 5)], [("maple", 5)]], deck=[], step="discard", turn=1)
+    (discard, over) = events(state, 1, {"type": "discard", "card": ["maple", 5]})
+    assert over.text == "Game over: {p0} 0, {p1} 0. {p0} and {p1} share the win."
+
+
+# --- storage -----------------------------------------------------------------------------------
+
+
+def test_dump_and_load_round_trip() -> None:
+    state = R.setup(4, 3)
+    for _ in range(6):
+        state = play_turn(state, (0, 0) if not state.arboreta[state.turn] else (1, 0))
+    data = GAME.dump(state)
+    assert json.loads(json.dumps(data)) == data
+    again = GAME.load(json.loads(json.dumps(data)))
+    assert again == state
+    assert again.frontiers == state.frontiers
+    assert data["seed"] == 3 and len(data["deck"]) == len(state.deck)
+
+
+def test_load_refuses_an_unknown_step() -> None:
+    data = R.dump(R.setup(2, 1))
+    data["step"] = "dance"
+    with pytest.raises(ValueError):
+        R.load(data)
