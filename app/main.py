@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -34,6 +35,21 @@ ROOT = APP_DIR.parent
 log = logging.getLogger("canopy")
 
 
+class RedactTokens(logging.Filter):
+    """Access logs never show a token passed as ``?token=`` (websocket clients may)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.args and isinstance(record.args, tuple):
+            record.args = tuple(TOKEN_IN_URL.sub(r"\1[redacted]", a) if isinstance(a, str) else a
+                                for a in record.args)
+        if isinstance(record.msg, str):
+            record.msg = TOKEN_IN_URL.sub(r"\1[redacted]", record.msg)
+        return True
+
+
+TOKEN_IN_URL = re.compile(r"([?&]token=)[^&\s\"']+")
+
+
 def migrate(engine: Engine) -> None:
     """Upgrade the database to the newest Alembic revision (``migrations/``)."""
     config = Config(str(ROOT / "alembic.ini"))
@@ -45,12 +61,17 @@ def migrate(engine: Engine) -> None:
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
+    for name in ("uvicorn.access", "uvicorn.error"):
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, RedactTokens) for f in logger.filters):
+            logger.addFilter(RedactTokens())
     engine = make_engine(settings.database_url)
     hub = MemoryHub()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         migrate(engine)
+        await app.state.rooms.resume_bots()
         yield
         await app.state.rooms.close()
         engine.dispose()

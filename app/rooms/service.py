@@ -326,6 +326,23 @@ class RoomService:
                 log.exception("bot in room %s failed", room_id)
                 return
 
+    async def resume_bots(self) -> int:
+        """After a (re)start: let the bots of every running game move again."""
+        def rooms_with_bots() -> list[int]:
+            with Session(self.engine) as session:
+                return sorted(set(session.exec(
+                    select(Seat.room_id).join(Room, col(Room.id) == col(Seat.room_id))
+                    .where(Room.status == "playing").where(col(Seat.bot_level).is_not(None)))))
+
+        room_ids = await to_thread.run_sync(rooms_with_bots)
+        for room_id in room_ids:
+            try:
+                await self.loaded(room_id)
+            except ApiError:
+                continue
+            self.schedule_bots(room_id)
+        return len(room_ids)
+
     async def close(self) -> None:
         for task in self._bot_tasks.values():
             task.cancel()
