@@ -3,6 +3,8 @@ one person against a bot. Every click goes through the page as a player would ma
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -104,4 +106,37 @@ def test_one_person_against_a_bot(server: str, browser) -> None:
             page.wait_for_timeout(50)
     expect(page.locator(".arb-scoring")).to_contain_text("Final scoring")
     assert "Bot 2" in page.locator(".log").inner_text()
+    ctx.close()
+
+
+def test_a_turn_with_the_keyboard_only(server: str, browser) -> None:
+    """Every control is a native button or radio: a whole turn by Enter, Space and arrows."""
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    sit_down(page, server, "Dee")
+    page.check("input[name=game][value=arboretum]")
+    page.click("text=Create the table")
+    page.click("button:has-text('Add a bot')")
+    page.click("text=Start the game")
+    expect(page.locator("#hand .pick")).to_have_count(7)
+    for step in (1, 2):
+        page.locator("button.draw-deck").focus()
+        page.keyboard.press("Enter")
+        wait_for_version(page, step)
+    expect(page.locator(".steps li.now")).to_have_text("Plant")
+    page.locator("#hand input[name=card]").first.focus()
+    page.keyboard.press("Space")
+    page.locator("#arboreta button.target").first.focus()
+    page.keyboard.press("Enter")
+    wait_for_version(page, 3)
+    expect(page.locator(".steps li.now")).to_have_text("Discard")
+    page.locator("#hand input[name=card]").first.focus()
+    page.keyboard.press("ArrowRight")  # moves the choice to the next card
+    chosen = page.locator("#hand input[name=card]:checked").get_attribute("value")
+    page.locator("button.discard-btn").focus()
+    page.keyboard.press("Enter")
+    wait_for_version(page, 4)
+    assert chosen is not None
+    expect(page.locator(".arb-discards .pile").first).to_contain_text(
+        str(json.loads(chosen)[1]))
     ctx.close()

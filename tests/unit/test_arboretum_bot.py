@@ -107,7 +107,7 @@ def test_bot_takes_a_discard_top_that_helps_its_path() -> None:
     )
     assert bot_choice(helpful) == {"type": "draw", "source": 1}
     useless = make(
-        [hand, []], arboreta=[OAK_RUN, WILLOWS], discards=[[], [("cassia", 1)]], step="draw"
+        [hand, []], arboreta=[OAK_RUN, WILLOWS], discards=[[], [("maple", 4)]], step="draw"
     )
     assert bot_choice(useless) == {"type": "draw", "source": "deck"}
 
@@ -115,7 +115,11 @@ def test_bot_takes_a_discard_top_that_helps_its_path() -> None:
 def test_bot_plays_to_extend_an_increasing_run() -> None:
     hand = [("oak", 5), ("cassia", 2), ("olive", 3), ("maple", 2), ("jacaranda", 3)]
     state = make([hand, []], arboreta=[OAK_RUN, WILLOWS], step="play")
-    assert bot_choice(state) == {"type": "play", "card": ["oak", 5], "cell": [0, 3]}
+    move = bot_choice(state)
+    assert move["card"] == ["oak", 5]
+    after = R.apply(state, 0, move)
+    # 1-3-4-5, all oaks, from a 1: 4 + 4 + 1.
+    assert R.best_path_score(dict(after.arboreta[0]), "oak") == 9
 
 
 def test_bot_starts_a_path_with_its_first_card() -> None:

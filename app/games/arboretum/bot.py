@@ -31,6 +31,10 @@ BUILD_WEIGHTS = (1.0, 1.0, 0.6)
 OTHER_WEIGHT = 0.15
 #: What an unknown card from the deck is worth in hand.
 DECK_CARD = 1.2
+#: How much of its best placement now a card in hand is worth (it may be played later).
+KEEP_FIT = 0.6
+#: The least a species being built is expected to score, to weigh the right to score it.
+BUILD_STAKE = 5.0
 
 
 class _Table:
@@ -233,26 +237,26 @@ class _Table:
     def keep_value(self, card: Card, hand: list[Card]) -> float:
         """What ``card`` is worth kept in ``hand`` until the end of the game."""
         s, v = card
-        value = 0.6 * self.fit(card)
-        weight = self.weight[s]
-        # The right to score: the highest sum of the species in hand (rulebook p.6).
+        value = KEEP_FIT * self.fit(card)
+        # The right to score: the highest sum of the species in hand (rulebook p.6). Sums are
+        # decided by the high cards, hence the square.
         rest = sum(hv for hs, hv in hand if hs == s and (hs, hv) != card)
         threat = sum(uv for us, uv in self.unseen if us == s)
         if threat > 0:
             counted = v
             if v == HIGHEST and (s, LOWEST) in self.unseen:
-                counted = v // 2  # an opponent may hold the 1 that turns it into 0
-            stake = max(self.best[s], OPEN_CHAIN * self.potential[s], 2.0)
+                counted = 6  # an opponent may hold the 1 that turns this 8 into 0
             if rest >= threat:
-                safety = 0.1
+                safety = 0.1  # the right is safe without this card
             elif rest + counted >= threat:
                 safety = 1.0  # this card makes the right safe
             else:
                 safety = 0.7
-            value += weight * safety * stake * counted / HIGHEST
-        # A 1 turns an opponent's 8 of the species into 0 while its 8 is unaccounted for.
+            stake = max(self.best[s], self.potential[s], BUILD_STAKE if s in self.building else 2)
+            value += self.weight[s] * safety * stake * (counted / HIGHEST) ** 2
+        # A 1 turns an opponent's 8 of the species into 0 while that 8 is unaccounted for.
         if v == LOWEST and (s, HIGHEST) in self.unseen:
-            value += 1.5 + 1.0 * min(self.rival[s], 3)
+            value += 0.5 + min(self.rival[s], 3)
         return value
 
     def feed_cost(self, card: Card) -> float:

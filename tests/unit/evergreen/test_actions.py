@@ -107,7 +107,7 @@ def test_act_4_d_one_effect_anywhere():
     refused(outside, 0, act("plant", 2, 7), "ACT-4")
     grown = play(state, 0, act("grow", 6, 1))  # flowers cell
     assert board(grown).planet[(6, 1)] == "large" and grown.turns[0].actions == ("D",)
-    refused(grown, 0, act("grow", 6, 1), "ACT-4")
+    refused(grown, 0, act("plant", 2, 7), "ACT-4")
 
 
 def test_act_5_a_b_c_stay_in_the_card_biome_unless_wild():
@@ -137,8 +137,9 @@ def test_act_6_the_engine_infers_the_action():
     assert ("grow", (2, 7)) not in cells  # C's own sprout
     assert all(rules.PLANET[cell] == "swamp" for _, cell in cells)
     # done without any effect: an action with no effect
-    finished = play(state, 0, DONE)
-    assert finished.phase != rules.ACT or finished.turns[0].done
+    finished = play(act_state(7, {}, players=2), 0, DONE)
+    assert finished.turns[0].done and finished.turns[0].effects == ()
+    assert board(finished).planet == {}
 
 
 # --- the power --------------------------------------------------------------------------------
