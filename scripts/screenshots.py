@@ -47,7 +47,7 @@ def main() -> None:
         shoot(page, out, f"{game}-lobby")
         page.click("button:has-text('Add a bot')")
         page.click("text=Start the game")
-        page.wait_for_selector("#hand")
+        page.wait_for_selector(".seatbar")
         page.wait_for_timeout(500)
         shoot(page, out, f"{game}-table")
         if game == "arboretum":

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from app.games.arboretum import GAME as ARBORETUM
 from app.games.base import Game
+from app.games.evergreen import GAME as EVERGREEN
 
-GAMES: dict[str, Game] = {game.id: game for game in (ARBORETUM,)}
+GAMES: dict[str, Game] = {game.id: game for game in (ARBORETUM, EVERGREEN)}
 
 
 class UnknownGame(KeyError):

@@ -4,6 +4,8 @@ is the lobby's, the room service's or the game's."""
 
 from __future__ import annotations
 
+import importlib
+import inspect
 import json
 from typing import Annotated, Any
 
@@ -87,6 +89,20 @@ async def new_room(request: Request, game: Annotated[str, Form()],
     except ApiError as exc:
         return _back("/", exc.detail)
     return _back(f"/rooms/{room['id']}")
+
+
+@router.get("/games/{game_id}/data", response_class=HTMLResponse)
+async def game_data(request: Request, game_id: str) -> HTMLResponse:
+    """A game's component data, as its ``data`` module documents it (where it comes from,
+    what was reconstructed)."""
+    game = GAMES.get(game_id)
+    if game is None:
+        return _page(request, "error.html", status=404, message=f"unknown game {game_id!r}")
+    package = type(game).__module__
+    module = importlib.import_module(f"{package}.data")
+    doc = inspect.getdoc(module) or ""
+    return _page(request, "game_data.html", game=game, paragraphs=doc.split("\n\n"),
+                 module=module.__name__, player=_viewer(request))
 
 
 @router.get("/r/{code}")

@@ -24,7 +24,7 @@ MAX_MOVES = 1000  # far above any real game: the deck shrinks by at least 1 card
 players_st = st.sampled_from([2, 3, 4])
 seed_st = st.integers(min_value=0, max_value=2**63)
 mover_st = st.integers(min_value=0, max_value=2**32)
-SETTINGS = settings(max_examples=12, deadline=None)
+SETTINGS = settings(max_examples=30, deadline=None)
 
 Step = tuple[ArboretumState, int, dict[str, Any], ArboretumState]
 
@@ -86,7 +86,7 @@ def hidden_from(state: ArboretumState, viewer: int | None) -> set[Card]:
 @given(players_st, seed_st, mover_st)
 def test_random_games_end_and_conserve_cards(players: int, seed: int, mover: int) -> None:
     expected = None
-    moves = 0
+    last = None
     for before, _, _, after in playout(players, seed, mover):
         if expected is None:
             expected = Counter((s, v) for s in before.species for v in VALUES)
@@ -95,8 +95,8 @@ def test_random_games_end_and_conserve_cards(players: int, seed: int, mover: int
         cards = all_cards(after)
         assert len(cards) == TOTAL_CARDS[players]
         assert Counter(cards) == expected
-        moves += 1
         last = after
+    assert last is not None
     assert last.step == "over" and not last.deck
     assert GAME.active_seats(last) == frozenset()
     final = GAME.result(last)
@@ -109,7 +109,9 @@ def test_random_games_end_and_conserve_cards(players: int, seed: int, mover: int
 @SETTINGS
 @given(players_st, seed_st, mover_st)
 def test_replay_from_setup_and_move_log_is_identical(players: int, seed: int, mover: int) -> None:
-    log = [(seat, json.loads(json.dumps(move))) for _, seat, move, _ in playout(players, seed, mover)]
+    log = [
+        (seat, json.loads(json.dumps(move))) for _, seat, move, _ in playout(players, seed, mover)
+    ]
     final = None
     for *_, after in playout(players, seed, mover):
         final = after

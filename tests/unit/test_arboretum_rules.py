@@ -21,8 +21,8 @@ from app.games.arboretum.data import (
     SPECIES_COUNT,
     VALUES,
 )
-from app.games.arboretum.rules import ArboretumState, IllegalMove
-from app.games.base import Game, NoOptions
+from app.games.arboretum.rules import ArboretumState
+from app.games.base import Game, IllegalMove, NoOptions
 from app.games.registry import get_game
 
 SIX = ["cassia", "jacaranda", "olive", "maple", "oak", "willow"]
@@ -844,7 +844,7 @@ def test_events_of_the_last_card_the_skipped_draw_and_the_end() -> None:
 
 def test_game_over_text_for_a_shared_win() -> None:
     state = make([[("oak", 5)], [("maple", 5)]], deck=[], step="discard", turn=1)
-    (discard, over) = events(state, 1, {"type": "discard", "card": ["maple", 5]})
+    _, over = events(state, 1, {"type": "discard", "card": ["maple", 5]})
     assert over.text == "Game over: {p0} 0, {p1} 0. {p0} and {p1} share the win."
 
 

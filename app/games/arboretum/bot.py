@@ -31,6 +31,8 @@ BUILD_WEIGHTS = (1.0, 1.0, 0.6)
 OTHER_WEIGHT = 0.15
 #: What an unknown card from the deck is worth in hand.
 DECK_CARD = 1.2
+#: What each point of value costs when discarded, for a species the opponents build.
+FEED = 0.15
 #: How much of its best placement now a card in hand is worth (it may be played later).
 KEEP_FIT = 0.6
 #: The least a species being built is expected to score, to weigh the right to score it.
@@ -41,10 +43,8 @@ class _Table:
     """What the bot derives from its view once per move."""
 
     def __init__(self, view: JSON, seat: int) -> None:
-        self.seat = seat
         self.species: list[str] = list(view["species"])
         self.hand: list[Card] = [(s, v) for s, v in view["hands"][seat]["cards"] or []]
-        self.deck_count: int = view["deck_count"]
         arboreta: list[dict[Cell, Card]] = [
             {(e["cell"][0], e["cell"][1]): (e["card"][0], e["card"][1]) for e in plantings}
             for plantings in view["arboreta"]
@@ -262,11 +262,15 @@ class _Table:
     def feed_cost(self, card: Card) -> float:
         """What putting ``card`` on top of the own discard pile may give the opponents."""
         s, v = card
-        return 0.15 * v * min(self.rival[s], 3) / 3 + 0.05 * v
+        return FEED * v * (min(self.rival[s], 3) / 3 + 0.3)
 
 
 def bot_move(view: JSON, legal: list[Move], rng: random.Random) -> Move:
-    """Choose one of ``legal`` from ``view`` alone (the bot's seat is ``view["turn"]``)."""
+    """Choose one of ``legal`` from ``view`` alone (the bot's seat is ``view["turn"]``).
+
+    The choice is deterministic for a view (ties go to the first move listed), so ``rng`` is
+    not needed.
+    """
     if len(legal) == 1:
         return legal[0]
     seat = view["turn"]

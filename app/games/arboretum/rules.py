@@ -12,7 +12,8 @@ spec: /work/shared/specs/arboretum.md).
 - Scoring (rulebook "Puntuación de los caminos"): :func:`scoring_rights` and
   :func:`best_path_score` / :func:`best_path`.
 
-Decisions where the rulebook is silent (each one is tested in tests/unit/test_arboretum_rules.py):
+Decisions where the rulebook is silent (each one is tested in tests/unit/test_arboretum_rules.py
+or, for scoring, tests/unit/test_arboretum_scoring.py):
 
 1. The first card may go anywhere (``apply`` accepts any cell), but ``legal_moves`` offers only
    the cell ``[0, 0]`` for it: the grid is unbounded and paths only depend on relative

@@ -62,7 +62,7 @@ def view(state: ArboretumState, seat: int | None) -> JSON:
 
 
 def _p(seat: int) -> str:
-    """The placeholder the platform replaces with the name of the player in ``seat``."""
+    """The token the platform replaces with the name of the player in ``seat``."""
     return "{p" + str(seat) + "}"
 
 

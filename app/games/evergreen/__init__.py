@@ -30,7 +30,8 @@ class Evergreen:
         "and make the biomes with your large trees fertile."
     )
     template = "evergreen/table.html"
-    regions = ("status", "row", "fertility", "planets", "tracks", "scores")
+    regions = ("status", "row", "fertility", "planet0", "planet1", "planet2", "planet3",
+               "tracks", "scores")
 
     def setup(self, players: int, options: BaseModel, seed: int) -> State:
         return rules.setup(players, options, seed)

@@ -240,14 +240,11 @@ def _choose_pick(view: JSON, legal: list[Move]) -> Move:
             value = _top([ctx.lake_gain(c) for c in plant], budget)
         return value + upgrade
 
-    best: tuple[float, Move] | None = None
-    for move in legal:
+    def card_value(move: Move) -> float:
         card = cards[str(move["card"])]
-        value = action_value(card["biome"]) + power_value(card["power"])
-        if best is None or value > best[0] + 1e-9:
-            best = (value, move)
-    assert best is not None
-    return best[1]
+        return action_value(card["biome"]) + power_value(card["power"])
+
+    return max(legal, key=card_value)
 
 
 def _action_plan(ctx: _Ctx, turn: JSON, biome: str, moves: list[Move]) -> tuple[float, Move | None]:
@@ -280,8 +277,8 @@ def _action_plan(ctx: _Ctx, turn: JSON, biome: str, moves: list[Move]) -> tuple[
             chosen = grows[: 2 - len(effects)]
         elif action == "C":
             chosen = (plants[:1] if not plants_done else []) + (grows[:1] if not grows_done else [])
-        elif not effects and scored[0][0] > 0.05:
-            chosen = [scored[0]]
+        elif action == "D" and not effects and scored[0][0] > 0.05:
+            chosen = [scored[0]]  # one effect anywhere
         if not chosen:
             continue
         total = sum(v for v, _ in chosen)

@@ -43,14 +43,23 @@ def light_points(
     1 cell, large: next 2 cells away from the sun); each lit small tree gives 1, each lit large
     tree 2. Sprouts, bushes and lakes neither collect light nor cast or block shadows.
     """
-    if sun not in SUN_SIDES:
-        raise ValueError(f"unknown sun side {sun!r}; expected one of {', '.join(SUN_SIDES)}")
-    _check_pieces(board)
     for cell in cracks:
         if cell in board:
             raise ValueError(f"a piece ({board[cell]}) is on the crack {cell}")
+    return sum(TREE_SIZE[board[cell]] for cell, lit in lit_trees(board, sun).items() if lit)
+
+
+def lit_trees(board: Mapping[Cell, str], sun: str) -> dict[Cell, bool]:
+    """Every tree of ``board`` and whether it is lit with the light from ``sun`` (LGT-1…3).
+
+    A tree is shaded iff a tree of equal or greater size has it inside its shadow; the season
+    scoring panel draws this, and :func:`light_points` counts it.
+    """
+    if sun not in SUN_SIDES:
+        raise ValueError(f"unknown sun side {sun!r}; expected one of {', '.join(SUN_SIDES)}")
+    _check_pieces(board)
     dr, dc = SHADOW_STEP[sun]
-    total = 0
+    lit: dict[Cell, bool] = {}
     for (r, c), piece in board.items():
         size = TREE_SIZE.get(piece)
         if size is None:
@@ -62,9 +71,8 @@ def light_points(
             if other is not None and other >= distance and other >= size:
                 shaded = True
                 break
-        if not shaded:
-            total += size
-    return total
+        lit[(r, c)] = not shaded
+    return lit
 
 
 def forests(board: Mapping[Cell, str]) -> list[frozenset[Cell]]:

@@ -78,7 +78,7 @@ from app.games.evergreen.rules import (
     result,
     sun_after,
 )
-from app.games.evergreen.scoring import SHADOW_STEP
+from app.games.evergreen.scoring import SHADOW_STEP, forests, lit_trees
 
 #: The side shadows point to, per sun side (LGT-1).
 SHADOW_SIDE: dict[str, str] = {"N": "S", "S": "N", "E": "W", "W": "E"}
@@ -266,6 +266,29 @@ def _seat_json(state: State, seat: int) -> JSON:
     }
 
 
+def season_scoring(state: State) -> JSON | None:
+    """The last season end, while the boards are still as they were scored (END-2): from the
+    season change until the first act-phase step, and at the game end. Per seat: which trees
+    were lit or shaded (LGT-1…4) and which cells formed the counted forest (FOR-1…2)."""
+    over = state.phase == OVER
+    if not over and (state.season == 0 or state.round != 1 or state.phase != SELECT):
+        return None
+    scored = state.season if over else state.season - 1
+    sun = state.sun if over else sun_after(state.sun, -1)
+    seats = []
+    for board in state.boards:
+        lit = lit_trees(board.planet, sun)
+        groups = forests(board.planet)
+        seats.append({
+            "lit": [list(cell) for cell, on in sorted(lit.items()) if on],
+            "shaded": [list(cell) for cell, on in sorted(lit.items()) if not on],
+            "forest": [list(cell) for cell in sorted(groups[0])] if groups else [],
+            "light": board.light[scored],
+            "forest_points": board.forest[scored],
+        })
+    return {"season": SEASONS[scored][0], "sun": sun, "seats": seats}
+
+
 def view(state: State, seat: int | None) -> JSON:
     """What ``seat`` (None: a spectator) sees: everything but the deck order (MOV-6)."""
     who = picker(state)
@@ -337,6 +360,7 @@ def view(state: State, seat: int | None) -> JSON:
         "discard": list(state.discard),
         "deck_count": len(state.deck),
         "seats": [_seat_json(state, s) for s in range(state.players)],
+        "season_scoring": season_scoring(state),
         "cards": {key: dict(value) for key, value in _CARD_DATA.items()},
         "biomes": [
             {"id": biome, "colour": BIOME_COLOURS[biome], "names": dict(BIOME_NAMES[biome])}

@@ -16,7 +16,7 @@ Cell = tuple[int, int]
 
 
 def new_game(players: int = 2, seed: int = 0, sun: str = "N") -> State:
-    return rules.setup(players, Options(sun_start=sun), seed)  # type: ignore[arg-type]
+    return rules.setup(players, Options(sun_start=sun), seed)
 
 
 def act_state(

@@ -73,11 +73,11 @@ def test_planet_cells_and_cracks():
     for biome, cells in expected.items():
         assert sorted(cells) == sorted(c for c, b in PLANET.items() if b == biome), biome
     extents = {0: (2, 6), 8: (2, 6), 1: (1, 7), 7: (1, 7)}
-    cells = set(PLANET) | CRACKS
+    everything = set(PLANET) | CRACKS
     for line in range(9):
         first, last = extents.get(line, (0, 8))
-        assert {c for r, c in cells if r == line} == set(range(first, last + 1))
-        assert {r for r, c in cells if c == line} == set(range(first, last + 1))
+        assert {c for r, c in everything if r == line} == set(range(first, last + 1))
+        assert {r for r, c in everything if c == line} == set(range(first, last + 1))
     # the crack set is invariant under a quarter turn (spec 1.2)
     assert {(c, 8 - r) for r, c in CRACKS} == CRACKS
 

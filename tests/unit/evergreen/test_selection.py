@@ -10,6 +10,8 @@ from app.games.evergreen.rules import automa_choice, cleanup, fertility
 
 from .helpers import finish_round, new_game, play, refused, select_state
 
+Zone = tuple[tuple[tuple[int, bool], ...], ...]
+EMPTY: Zone = ((), (), (), (), (), ())
 NO_FERTILITY = {b: 0 for b in ("snow", "swamp", "rock", "flowers", "wheat", "meadow")}
 
 
@@ -105,28 +107,25 @@ def test_sel_6_exactly_one_card_left_is_cleaned_up():
 
 
 def test_sel_7_fertility_leftover_joins_its_pile_face_up():
-    zone = ((), (), (), (), (), ())
-    zone, discard = cleanup(zone, (), 7)
+    zone, discard = cleanup(EMPTY, (), 7)
     zone, discard = cleanup(zone, discard, 12)
     assert zone[1] == ((7, True), (12, True)) and discard == ()
     assert fertility(zone)["swamp"] == 3
 
 
 def test_sel_8_no_icon_and_wild_leftovers_are_discarded():
-    zone = ((), (), (), (), (), ())
     for card in (24, 37, 42, 3):
-        zone, discard = cleanup(zone, (5,), card)
-        assert discard == (5, card) and zone == ((), (), (), (), (), ())
+        zone, discard = cleanup(EMPTY, (5,), card)
+        assert discard == (5, card) and zone == EMPTY
 
 
 def test_sel_9_aridity_flips_newest_face_up():
     """ES/DE "Limpiar" example: snow pile [1 up, 4 up] + leftover 6 (aridity)."""
-    zone = (((1, True), (4, True)), (), (), (), (), ())
-    zone, discard = cleanup(zone, (), 6)
+    snow: Zone = (((1, True), (4, True)), (), (), (), (), ())
+    zone, discard = cleanup(snow, (), 6)
     assert zone[0] == ((1, True), (4, False), (6, True))
     assert fertility(zone)["snow"] == 1 and discard == ()
-    empty = ((), (), (), (), (), ())
-    zone, _ = cleanup(empty, (), 11)  # empty swamp pile
+    zone, _ = cleanup(EMPTY, (), 11)  # empty swamp pile
     assert zone[1] == ((11, True),) and fertility(zone)["swamp"] == 0
 
 
@@ -188,7 +187,7 @@ def test_solo_2_automa_priority_list():
     assert automa_choice((6, 16, 11), fert) == 1
     assert automa_choice((3, 6, 24), fert) == 1
     # 4. only icon-less planet cards: nearest the deck
-    assert automa_choice((None, 24, 3), NO_FERTILITY) == 1  # type: ignore[arg-type]
+    assert automa_choice((None, 24, 3), NO_FERTILITY) == 1
     # two wild cards: nearest the deck
     assert automa_choice((5, 40, 38), NO_FERTILITY) == 1
 

@@ -1,0 +1,1 @@
+"""Load and engine benchmarks that print their figures (see README.md, "Performance")."""

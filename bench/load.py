@@ -1,0 +1,720 @@
+"""Load benchmark: the real server under N rooms x 4 seats of Arboretum, over the public API.
+
+    .venv/bin/python bench/load.py --mode closed --rooms 20
+    .venv/bin/python bench/load.py --mode open --rooms 500
+    .venv/bin/python bench/load.py --mode open --rooms 500 --baseline   # bench/baseline_app.py
+
+This process starts the server (``uvicorn --factory app.main:app_factory``, a fresh SQLite file
+in a temporary folder, BOT_DELAY=0, WS_RATE high) pinned to CPU 0 with ``taskset -c 0`` and pins
+itself to CPU 1: it is the load generator. For every room slot it creates 4 players, a room,
+3 joins and the start over REST, then opens one websocket per seat (``/ws/rooms/{id}?token=``).
+
+Every seat keeps its own view: the snapshot, then every patch applied to it (RFC 6902, applied
+here). The seat whose turn it is chooses a uniformly random legal move computed client-side from
+its own view (no GET /moves) and sends ``{"type": "move", "move", "expected_version"}``.
+
+- ``--mode closed``: each room sends its next move once all 4 seats hold the previous patch.
+- ``--mode open``: each room sends ``--rate`` moves/s starting at a random phase; latency runs
+  from the scheduled send time (a move that is due while the previous one is still in flight is
+  sent at once and counted as a late send).
+
+Latency is from sending a move to all 4 seats holding its patch. After a ``--warmup`` the
+``--measure`` window reads the server's utime+stime from /proc/<pid>/stat at both ends. Server
+RSS (VmRSS) is read after start, after the rooms exist (REST only), and after every socket got
+its snapshot: the differences give KiB per room and KiB per idle connection. When a game ends,
+its slot gets a new room (REST + 4 sockets); that setup is not a move, but its server CPU counts.
+
+``--baseline`` runs the same load against bench/baseline_app.py instead: no game, no database,
+each move fans out messages of the real patch sizes (``--patch-bytes``) to the room's 4 sockets.
+``--json FILE`` appends the result as one JSON line; the table goes to stdout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import resource
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+ROOT = Path(__file__).resolve().parent.parent
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+PLAYERS = 4
+MOVE_TIMEOUT = 10.0
+SETUP_CONCURRENCY = 16
+MAX_ERRORS_PER_ROOM = 50
+NEIGHBOURS = ((-1, 0), (1, 0), (0, -1), (0, 1))
+#: Mean JSON sizes of a patch message (the mover's, another seat's) and of a snapshot, as
+#: measured on the real server (closed loop, 20 rooms); the baseline sends messages this size.
+PATCH_BYTES = (520, 330)
+SNAPSHOT_BYTES = 700
+
+JSONDoc = Any
+
+
+# --- /proc ------------------------------------------------------------------------------------
+
+
+def cpu_seconds(pid: int) -> float:
+    """utime + stime of a process (all its threads), in seconds."""
+    with open(f"/proc/{pid}/stat") as f:
+        stat = f.read()
+    fields = stat[stat.rindex(")") + 2 :].split()
+    return (int(fields[11]) + int(fields[12])) / CLK_TCK
+
+
+def rss_kib(pid: int) -> int:
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+def self_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+# --- RFC 6902 (client side) -------------------------------------------------------------------
+
+
+def _pointer(path: str) -> list[str]:
+    if not path:
+        return []
+    return [p.replace("~1", "/").replace("~0", "~") for p in path.split("/")[1:]]
+
+
+def _parent(doc: JSONDoc, parts: list[str]) -> JSONDoc:
+    for part in parts[:-1]:
+        doc = doc[int(part)] if isinstance(doc, list) else doc[part]
+    return doc
+
+
+def _get(doc: JSONDoc, path: str) -> JSONDoc:
+    for part in _pointer(path):
+        doc = doc[int(part)] if isinstance(doc, list) else doc[part]
+    return doc
+
+
+def _add(doc: JSONDoc, path: str, value: JSONDoc) -> JSONDoc:
+    parts = _pointer(path)
+    if not parts:
+        return value
+    parent, key = _parent(doc, parts), parts[-1]
+    if isinstance(parent, list):
+        parent.insert(len(parent) if key == "-" else int(key), value)
+    else:
+        parent[key] = value
+    return doc
+
+
+def _remove(doc: JSONDoc, path: str) -> JSONDoc:
+    parts = _pointer(path)
+    parent, key = _parent(doc, parts), parts[-1]
+    if isinstance(parent, list):
+        return parent.pop(int(key))
+    return parent.pop(key)
+
+
+def apply_patch(doc: JSONDoc, ops: list[dict[str, Any]]) -> JSONDoc:
+    """Apply RFC 6902 ``ops`` to ``doc`` in place (values come fresh from ``json.loads``)."""
+    for op in ops:
+        kind, path = op["op"], op["path"]
+        if kind == "replace":
+            parts = _pointer(path)
+            if not parts:
+                doc = op["value"]
+                continue
+            parent, key = _parent(doc, parts), parts[-1]
+            if isinstance(parent, list):
+                parent[int(key)] = op["value"]
+            else:
+                parent[key] = op["value"]
+        elif kind == "add":
+            doc = _add(doc, path, op["value"])
+        elif kind == "remove":
+            _remove(doc, path)
+        elif kind == "move":
+            doc = _add(doc, path, _remove(doc, op["from"]))
+        elif kind == "copy":
+            doc = _add(doc, path, json.loads(json.dumps(_get(doc, op["from"]))))
+        elif kind == "test":
+            if _get(doc, path) != op["value"]:
+                raise ValueError(f"patch test failed at {path}")
+        else:
+            raise ValueError(f"unknown patch op {kind!r}")
+    return doc
+
+
+# --- moves ------------------------------------------------------------------------------------
+
+
+def random_move(view: JSONDoc, seat: int, rng: random.Random) -> dict[str, Any] | None:
+    """A uniformly random legal Arboretum move for ``seat``, from that seat's view only."""
+    step = view["step"]
+    if step == "draw":
+        sources: list[Any] = ["deck"] if view["deck_count"] else []
+        sources.extend(i for i, pile in enumerate(view["discards"]) if pile)
+        return {"type": "draw", "source": rng.choice(sources)} if sources else None
+    hand = view["hands"][seat]["cards"]
+    if not hand:
+        return None
+    if step == "play":
+        occupied = {(p["cell"][0], p["cell"][1]) for p in view["arboreta"][seat]}
+        cells = sorted({(r + dr, c + dc) for r, c in occupied for dr, dc in NEIGHBOURS}
+                       - occupied) if occupied else [(0, 0)]
+        row, col = rng.choice(cells)
+        return {"type": "play", "card": rng.choice(hand), "cell": [row, col]}
+    if step == "discard":
+        return {"type": "discard", "card": rng.choice(hand)}
+    return None
+
+
+def baseline_move(view: JSONDoc, seat: int, rng: random.Random) -> dict[str, Any] | None:
+    """The baseline app has no game: any move-sized message will do."""
+    return {"type": "play", "card": ["oak", rng.randint(1, 8)], "cell": [0, rng.randint(-3, 3)]}
+
+
+# --- the load generator -----------------------------------------------------------------------
+
+
+@dataclass
+class Options:
+    mode: str
+    rooms: int
+    rate: float
+    warmup: float
+    measure: float
+    baseline: bool
+    port: int
+    label: str
+    compression: bool
+    ws_impl: str | None
+    patch_bytes: tuple[int, int]
+    snapshot_bytes: int
+    setup_timeout: float
+    seed: int
+    profile: str | None
+    json_out: str | None
+
+
+@dataclass
+class Stats:
+    measuring: bool = False
+    latencies: list[float] = field(default_factory=list)
+    moves: int = 0
+    timeouts: int = 0
+    late_sends: int = 0
+    games_finished: int = 0
+    rooms_created: int = 0
+    errors: dict[str, int] = field(default_factory=dict)
+    stale_patches: int = 0
+    mover_bytes: int = 0
+    mover_msgs: int = 0
+    other_bytes: int = 0
+    other_msgs: int = 0
+    snapshot_bytes: int = 0
+    snapshot_msgs: int = 0
+
+    def error(self, kind: str) -> None:
+        self.errors[kind] = self.errors.get(kind, 0) + 1
+
+
+class MoveRefused(Exception):
+    pass
+
+
+@dataclass
+class Pending:
+    target: int
+    mover: int
+    t0: float
+    done: asyncio.Future[float]
+    got: int = 0
+
+
+class Seat:
+    """One websocket of one seat, with the view it holds."""
+
+    def __init__(self, room: Room, index: int) -> None:
+        self.room = room
+        self.index = index
+        self.ws: ClientConnection | None = None
+        self.reader: asyncio.Task[None] | None = None
+        self.view: JSONDoc = None
+        self.version = -1
+
+    async def open(self, uri: str, compression: bool) -> None:
+        self.ws = await connect(uri, max_size=None, ping_interval=None, open_timeout=30,
+                                close_timeout=2, compression="deflate" if compression else None)
+        while True:  # the lobby message may come first if the start is not yet visible
+            raw = await asyncio.wait_for(self.ws.recv(), 30)
+            message = json.loads(raw)
+            if message["type"] == "snapshot":
+                break
+        self.view, self.version = message["view"], message["version"]
+        stats = self.room.gen.stats
+        stats.snapshot_bytes += len(raw)
+        stats.snapshot_msgs += 1
+        self.reader = asyncio.create_task(self.read())
+
+    async def read(self) -> None:
+        assert self.ws is not None
+        with contextlib.suppress(ConnectionClosed):
+            async for raw in self.ws:
+                assert isinstance(raw, str)
+                self.room.on_message(self, raw)
+
+    async def close(self) -> None:
+        if self.reader is not None:
+            self.reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self.reader
+        if self.ws is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.ws.close(), 5)
+
+
+class Room:
+    """One room slot: its 4 players (kept across games), the current room and its seats."""
+
+    def __init__(self, gen: Generator, slot: int) -> None:
+        self.gen = gen
+        self.slot = slot
+        self.tokens: list[str] = []
+        self.room_id = 0
+        self.seats: list[Seat] = []
+        self.pending: Pending | None = None
+        self.rng = random.Random(gen.opts.seed * 100_003 + slot)
+        self.errors = 0
+
+    def on_message(self, seat: Seat, raw: str) -> None:
+        message = json.loads(raw)
+        kind = message["type"]
+        stats = self.gen.stats
+        if kind == "patch":
+            if message["from"] != seat.version:
+                stats.stale_patches += 1
+            seat.view = apply_patch(seat.view, message["ops"])
+            seat.version = message["to"]
+            pending = self.pending
+            if stats.measuring:
+                if pending is not None and pending.mover == seat.index:
+                    stats.mover_bytes += len(raw)
+                    stats.mover_msgs += 1
+                else:
+                    stats.other_bytes += len(raw)
+                    stats.other_msgs += 1
+            if pending is None or seat.version < pending.target:
+                return
+            bit = 1 << seat.index
+            if pending.got & bit:
+                return
+            pending.got |= bit
+            if pending.got == (1 << PLAYERS) - 1 and not pending.done.done():
+                pending.done.set_result(time.perf_counter())
+        elif kind == "error":
+            stats.error(str(message.get("status")))
+            pending = self.pending
+            if pending is not None and pending.mover == seat.index and not pending.done.done():
+                pending.done.set_exception(MoveRefused(message.get("detail", "")))
+        elif kind == "snapshot":
+            seat.view, seat.version = message["view"], message["version"]
+
+    async def create(self) -> None:
+        """A new room for this slot's players, started (REST), then its 4 sockets."""
+        http = self.gen.http
+        if not self.tokens:
+            for i in range(PLAYERS):
+                response = await http.post("/api/players", json={"name": f"s{self.slot}p{i}"})
+                response.raise_for_status()
+                self.tokens.append(response.json()["token"])
+                http.cookies.clear()
+        auth = [{"Authorization": f"Bearer {token}"} for token in self.tokens]
+        response = await http.post("/api/rooms", json={"game": "arboretum", "players": PLAYERS},
+                                   headers=auth[0])
+        response.raise_for_status()
+        self.room_id = response.json()["id"]
+        for i in range(1, PLAYERS):
+            response = await http.post(f"/api/rooms/{self.room_id}/join", headers=auth[i])
+            response.raise_for_status()
+        response = await http.post(f"/api/rooms/{self.room_id}/start", headers=auth[0])
+        response.raise_for_status()
+        self.gen.stats.rooms_created += 1
+
+    async def connect(self) -> None:
+        self.seats = [Seat(self, i) for i in range(PLAYERS)]
+        await asyncio.gather(*(
+            seat.open(f"{self.gen.ws_base}/ws/rooms/{self.room_id}?token={self.tokens[seat.index]}",
+                      self.gen.opts.compression)
+            for seat in self.seats))
+
+    async def recycle(self) -> None:
+        await asyncio.gather(*(seat.close() for seat in self.seats))
+        await self.create()
+        await self.connect()
+
+    async def drive(self, offset: float) -> None:
+        """Play moves until cancelled: closed loop, or ``rate`` moves/s from ``offset``."""
+        opts, stats = self.gen.opts, self.gen.stats
+        loop = asyncio.get_running_loop()
+        choose = baseline_move if opts.baseline else random_move
+        period = 1.0 / opts.rate
+        next_at = time.perf_counter() + offset
+        if opts.mode == "open":
+            await asyncio.sleep(offset)
+        while True:
+            if opts.mode == "open":
+                delay = next_at - time.perf_counter()
+                if delay > 0:
+                    await asyncio.sleep(delay)
+                elif stats.measuring:
+                    stats.late_sends += 1
+                t0 = next_at
+            else:
+                t0 = time.perf_counter()
+            mover_index = self.seats[0].view["turn"]
+            mover = self.seats[mover_index]
+            move = choose(mover.view, mover_index, self.rng)
+            if move is None:  # cannot happen with the rules as written: start afresh
+                stats.error("no legal move")
+                await self.recycle()
+                next_at = time.perf_counter()
+                continue
+            pending = Pending(target=mover.version + 1, mover=mover_index, t0=t0,
+                              done=loop.create_future())
+            self.pending = pending
+            assert mover.ws is not None
+            await mover.ws.send(json.dumps({"type": "move", "move": move,
+                                            "expected_version": mover.version}))
+            try:
+                t1 = await asyncio.wait_for(pending.done, MOVE_TIMEOUT)
+            except TimeoutError:
+                stats.timeouts += 1
+                t1 = None
+            except MoveRefused:
+                t1 = None
+                self.errors += 1
+                if self.errors > MAX_ERRORS_PER_ROOM:
+                    return
+                await asyncio.sleep(0.01)
+            self.pending = None
+            if t1 is not None and stats.measuring:
+                stats.latencies.append(t1 - pending.t0)
+                stats.moves += 1
+            if self.seats[0].view["step"] == "over":
+                stats.games_finished += 1
+                await self.recycle()
+                next_at = time.perf_counter()
+                continue
+            if opts.mode == "open":
+                next_at += period
+
+
+class Generator:
+    def __init__(self, opts: Options, http: httpx.AsyncClient) -> None:
+        self.opts = opts
+        self.http = http
+        self.ws_base = f"ws://127.0.0.1:{opts.port}"
+        self.stats = Stats()
+        self.rooms = [Room(self, slot) for slot in range(opts.rooms)]
+
+    async def each_room(self, action: str) -> None:
+        """Run ``Room.create`` or ``Room.connect`` for every slot, 16 at a time."""
+        queue = list(self.rooms)
+
+        async def worker() -> None:
+            while queue:
+                room = queue.pop(0)
+                await getattr(room, action)()
+
+        await asyncio.gather(*(worker() for _ in range(min(SETUP_CONCURRENCY, len(queue)))))
+
+
+# --- the server -------------------------------------------------------------------------------
+
+
+class Server:
+    """The server under test, in its own process pinned to CPU 0."""
+
+    def __init__(self, opts: Options, workdir: Path) -> None:
+        self.opts = opts
+        self.workdir = workdir
+        self.log_path = workdir / "server.log"
+        app = "bench.baseline_app:app_factory" if opts.baseline else "app.main:app_factory"
+        command = [sys.executable, "-m", "uvicorn", "--factory", app, "--host", "127.0.0.1",
+                   "--port", str(opts.port)]
+        if opts.ws_impl:
+            command += ["--ws", opts.ws_impl]
+        if shutil.which("taskset"):
+            command = ["taskset", "-c", "0", *command]
+        env = dict(os.environ)
+        env.update({
+            "DATABASE_URL": f"sqlite:///{workdir / 'canopy.db'}",
+            "BOT_DELAY": "0",
+            "WS_RATE": "100000",
+            "HTMX_SOURCE": "local",
+            "BASELINE_PATCH_BYTES": f"{opts.patch_bytes[0]},{opts.patch_bytes[1]}",
+            "BASELINE_SNAPSHOT_BYTES": str(opts.snapshot_bytes),
+        })
+        self.log = open(self.log_path, "wb")  # noqa: SIM115 (closed in stop())
+        self.proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=self.log,
+                                     stderr=subprocess.STDOUT)
+        self.pid = self.proc.pid  # taskset execs the interpreter: same pid
+
+    async def ready(self, http: httpx.AsyncClient, timeout: float = 60) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited ({self.proc.returncode}):\n{self.tail()}")
+            with contextlib.suppress(httpx.HTTPError):
+                if (await http.get("/healthz")).status_code == 200:
+                    return
+            await asyncio.sleep(0.1)
+        raise RuntimeError(f"server not ready after {timeout} s:\n{self.tail()}")
+
+    def tail(self) -> str:
+        return self.log_path.read_text(errors="replace")[-3000:]
+
+    def error_lines(self) -> int:
+        return sum(1 for line in self.log_path.read_text(errors="replace").splitlines()
+                   if "ERROR" in line or "Traceback" in line)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+        self.log.close()
+
+
+# --- a run ------------------------------------------------------------------------------------
+
+
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    return values[min(len(values) - 1, int(q * len(values)))]
+
+
+async def run(opts: Options) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory(prefix="canopy-bench-") as tmp:
+        server = Server(opts, Path(tmp))
+        limits = httpx.Limits(max_connections=64, max_keepalive_connections=64)
+        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{opts.port}", timeout=30,
+                                     limits=limits) as http:
+            try:
+                return await measure(opts, server, http)
+            finally:
+                server.stop()
+
+
+async def measure(opts: Options, server: Server, http: httpx.AsyncClient) -> dict[str, Any]:
+    await server.ready(http)
+    pid = server.pid
+    gen = Generator(opts, http)
+    stats = gen.stats
+    rss_start = rss_kib(pid)
+    t_setup, cpu_setup = time.perf_counter(), cpu_seconds(pid)
+    await asyncio.wait_for(gen.each_room("create"), opts.setup_timeout)
+    rss_rooms = rss_kib(pid)
+    await asyncio.wait_for(gen.each_room("connect"), opts.setup_timeout)
+    rss_conns = rss_kib(pid)
+    setup_s = time.perf_counter() - t_setup
+    setup_cpu_ms = 1000 * (cpu_seconds(pid) - cpu_setup) / opts.rooms
+    print(f"# setup: {opts.rooms} rooms, {opts.rooms * PLAYERS} sockets in {setup_s:.1f} s; "
+          f"server CPU {setup_cpu_ms:.1f} ms per room; RSS {rss_start / 1024:.0f} MiB at start, "
+          f"{rss_rooms / 1024:.0f} with the rooms, {rss_conns / 1024:.0f} with the sockets",
+          flush=True)
+
+    phases = [random.Random(opts.seed).random() / opts.rate for _ in gen.rooms]
+    tasks = [asyncio.create_task(room.drive(phase)) for room, phase in zip(gen.rooms, phases,
+                                                                          strict=True)]
+    profiler: subprocess.Popen[bytes] | None = None
+    try:
+        await asyncio.sleep(opts.warmup)
+        if opts.profile:
+            profiler = subprocess.Popen(
+                ["py-spy", "record", "--pid", str(pid), "--duration", str(int(opts.measure)),
+                 "--rate", "200", "--format", "raw", "--output", opts.profile, "--nonblocking"],
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        cpu0, self0, t0 = cpu_seconds(pid), self_cpu(), time.perf_counter()
+        stats.measuring = True
+        await asyncio.sleep(opts.measure)
+        stats.measuring = False
+        wall = time.perf_counter() - t0
+        cpu1, self1 = cpu_seconds(pid), self_cpu()
+        rss_end = rss_kib(pid)
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        if profiler is not None:
+            try:
+                profiler.wait(30)
+            except subprocess.TimeoutExpired:
+                profiler.kill()
+    failed = [t for t in tasks if t.done() and not t.cancelled() and t.exception() is not None]
+    for task in failed[:3]:
+        print(f"# room task failed: {task.exception()!r}", file=sys.stderr)
+
+    lat = sorted(stats.latencies)
+    server_cpu = cpu1 - cpu0
+    offered = opts.rooms * opts.rate * wall if opts.mode == "open" else None
+    result: dict[str, Any] = {
+        "label": opts.label,
+        "server": "baseline" if opts.baseline else "canopy",
+        "date": time.strftime("%Y-%m-%dT%H:%M:%S"),
+        "mode": opts.mode,
+        "rooms": opts.rooms,
+        "players": PLAYERS,
+        "compression": opts.compression,
+        "ws_impl": opts.ws_impl or "auto",
+        "window_s": round(wall, 2),
+        "moves": stats.moves,
+        "moves_per_s": round(stats.moves / wall, 1),
+        "offered_per_s": round(offered / wall, 1) if offered else None,
+        "p50_ms": round(1000 * pct(lat, 0.5), 2),
+        "p99_ms": round(1000 * pct(lat, 0.99), 2),
+        "max_ms": round(1000 * lat[-1], 2) if lat else None,
+        "server_cpu_s": round(server_cpu, 2),
+        "server_cpu_ms_per_move": round(1000 * server_cpu / max(1, stats.moves), 3),
+        "server_cpu_util": round(server_cpu / wall, 2),
+        "server_rss_mib": round(rss_end / 1024),
+        "rss_start_mib": round(rss_start / 1024),
+        "rss_per_room_kib": round((rss_rooms - rss_start) / opts.rooms, 1),
+        "rss_per_conn_kib": round((rss_conns - rss_rooms) / (opts.rooms * PLAYERS), 1),
+        "loadgen_cpu_util": round((self1 - self0) / wall, 2),
+        "timeouts": stats.timeouts,
+        "late_sends": stats.late_sends,
+        "games_finished": stats.games_finished,
+        "errors": stats.errors,
+        "stale_patches": stats.stale_patches,
+        "mover_patch_bytes": round(stats.mover_bytes / stats.mover_msgs) if stats.mover_msgs
+        else None,
+        "other_patch_bytes": round(stats.other_bytes / stats.other_msgs) if stats.other_msgs
+        else None,
+        "snapshot_bytes": round(stats.snapshot_bytes / stats.snapshot_msgs)
+        if stats.snapshot_msgs else None,
+        "server_error_lines": server.error_lines(),
+        "setup_s": round(setup_s, 1),
+        "setup_server_cpu_ms_per_room": round(setup_cpu_ms, 2),
+        "failed_room_tasks": len(failed),
+    }
+    return result
+
+
+COLUMNS = [
+    ("run", "label"), ("moves/s", "moves_per_s"), ("p50 ms", "p50_ms"), ("p99 ms", "p99_ms"),
+    ("max ms", "max_ms"), ("srv CPU ms/move", "server_cpu_ms_per_move"),
+    ("srv CPU util", "server_cpu_util"), ("srv RSS MiB", "server_rss_mib"),
+    ("KiB/room", "rss_per_room_kib"), ("KiB/conn", "rss_per_conn_kib"),
+    ("loadgen CPU", "loadgen_cpu_util"), ("games", "games_finished"),
+    ("B/patch mover/other", "patch_bytes"), ("timeouts", "timeouts"), ("errors", "errors"),
+]
+
+
+def table(results: list[dict[str, Any]]) -> str:
+    def cell(result: dict[str, Any], key: str) -> str:
+        if key == "patch_bytes":
+            return f"{result['mover_patch_bytes']}/{result['other_patch_bytes']}"
+        if key == "errors":
+            return str(sum(result["errors"].values()) + result["stale_patches"])
+        return str(result[key])
+
+    lines = ["| " + " | ".join(title for title, _ in COLUMNS) + " |",
+             "|" + "---|" * len(COLUMNS)]
+    lines += ["| " + " | ".join(cell(r, key) for _, key in COLUMNS) + " |" for r in results]
+    return "\n".join(lines)
+
+
+def parse(argv: list[str] | None = None) -> Options:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    parser.add_argument("--mode", choices=("closed", "open"), default="closed")
+    parser.add_argument("--rooms", type=int, default=20, help="concurrent rooms (4 seats each)")
+    parser.add_argument("--rate", type=float, default=1.0, help="open loop: moves/s per room")
+    parser.add_argument("--warmup", type=float, default=3.0, help="seconds before measuring")
+    parser.add_argument("--measure", type=float, default=15.0, help="measuring window, s")
+    parser.add_argument("--baseline", action="store_true",
+                        help="bench/baseline_app.py instead of Canopy")
+    parser.add_argument("--port", type=int, default=0, help="default: a free port")
+    parser.add_argument("--label", default=None)
+    parser.add_argument("--no-compression", action="store_true",
+                        help="do not offer permessage-deflate (browsers and the websockets "
+                             "client offer it by default)")
+    parser.add_argument("--ws", default=None, help="uvicorn --ws implementation (default auto)")
+    parser.add_argument("--patch-bytes", default=f"{PATCH_BYTES[0]},{PATCH_BYTES[1]}",
+                        help="baseline: patch message sizes MOVER,OTHER")
+    parser.add_argument("--snapshot-bytes", type=int, default=SNAPSHOT_BYTES)
+    parser.add_argument("--setup-timeout", type=float, default=300.0)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--profile", default=None,
+                        help="record the server with py-spy during the window (raw stacks)")
+    parser.add_argument("--json", default=None, help="append the result to this JSON-lines file")
+    args = parser.parse_args(argv)
+    if args.rooms < 1 or args.rate <= 0 or args.measure <= 0 or args.warmup < 0:
+        parser.error("--rooms, --rate and --measure must be positive")
+    mover, other = (int(x) for x in args.patch_bytes.split(","))
+    server = "baseline" if args.baseline else "canopy"
+    label = args.label or f"{server} {args.mode} N={args.rooms}"
+    opts = Options(mode=args.mode, rooms=args.rooms, rate=args.rate, warmup=args.warmup,
+                   measure=args.measure, baseline=args.baseline, port=args.port or free_port(),
+                   label=label, compression=not args.no_compression, ws_impl=args.ws,
+                   patch_bytes=(mover, other), snapshot_bytes=args.snapshot_bytes,
+                   setup_timeout=args.setup_timeout, seed=args.seed, profile=args.profile,
+                   json_out=args.json)
+    return opts
+
+
+def main(argv: list[str] | None = None) -> int:
+    opts = parse(argv)
+    with contextlib.suppress(OSError, AttributeError):
+        if (os.cpu_count() or 1) > 1:
+            os.sched_setaffinity(0, {1})
+    try:
+        import uvloop
+
+        result = uvloop.run(run(opts))
+    except ImportError:
+        result = asyncio.run(run(opts))
+    print(table([result]))
+    print(f"# moves={result['moves']} in {result['window_s']} s, timeouts={result['timeouts']}, "
+          f"late_sends={result['late_sends']}, games_finished={result['games_finished']}, "
+          f"errors={result['errors']}, stale_patches={result['stale_patches']}, "
+          f"snapshot_bytes={result['snapshot_bytes']}, "
+          f"server_error_lines={result['server_error_lines']}, "
+          f"setup {result['setup_s']} s at {result['setup_server_cpu_ms_per_room']} ms CPU/room")
+    if opts.json_out:
+        with open(opts.json_out, "a") as f:
+            f.write(json.dumps(result) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
