@@ -7,6 +7,7 @@ import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from urllib.parse import unquote_plus
 
 from alembic import command
 from alembic.config import Config
@@ -40,14 +41,27 @@ class RedactTokens(logging.Filter):
 
     def filter(self, record: logging.LogRecord) -> bool:
         if record.args and isinstance(record.args, tuple):
-            record.args = tuple(TOKEN_IN_URL.sub(r"\1[redacted]", a) if isinstance(a, str) else a
+            record.args = tuple(redact_tokens(a) if isinstance(a, str) else a
                                 for a in record.args)
         if isinstance(record.msg, str):
-            record.msg = TOKEN_IN_URL.sub(r"\1[redacted]", record.msg)
+            record.msg = redact_tokens(record.msg)
         return True
 
 
-TOKEN_IN_URL = re.compile(r"([?&]token=)[^&\s\"']+")
+#: One query parameter: separator, name (still URL-encoded), value.
+QUERY_PARAM = re.compile(r"([?&;])([^=&;\s\"'?#]*)=([^&;\s\"'#]*)")
+
+
+def redact_tokens(text: str) -> str:
+    """Blank the value of every query parameter whose *decoded* name is ``token``: Starlette
+    decodes names, so ``?%74oken=…`` authenticates as well as ``?token=…`` and must not reach
+    the log either (a plain ``token=`` pattern let it through); any case, to be safe."""
+    def blank(match: re.Match[str]) -> str:
+        if unquote_plus(match.group(2)).strip().lower() != "token":
+            return match.group(0)
+        return f"{match.group(1)}{match.group(2)}=[redacted]"
+
+    return QUERY_PARAM.sub(blank, text) if "=" in text else text
 
 
 def migrate(engine: Engine) -> None:

@@ -9,6 +9,10 @@ from typing import Any
 from sqlalchemy import JSON, Column, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
+#: The largest id an INTEGER primary key holds (SQLite, PostgreSQL BIGINT): a larger one names
+#: nothing, and passing it to the driver would fail with an OverflowError.
+MAX_ID = 2**63 - 1
+
 
 def now() -> datetime:
     return datetime.now(UTC)

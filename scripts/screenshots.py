@@ -50,6 +50,15 @@ def main() -> None:
         page.wait_for_selector(".seatbar")
         page.wait_for_timeout(500)
         shoot(page, out, f"{game}-table")
+        if game == "evergreen":
+            page.click("button.pick-btn >> nth=0")
+            page.wait_for_selector("#ev-form")
+            page.wait_for_timeout(300)
+            shoot(page, out, f"{game}-act")
+            page.click("#planet0 button.target >> nth=0")
+            page.wait_for_timeout(600)
+            shoot(page, out, f"{game}-act-step")
+            finished_game(browser, base, out, "evergreen", 2)
         if game == "arboretum":
             play_a_turn(page)
             shoot(page, out, f"{game}-table-played")
@@ -70,14 +79,16 @@ def play_a_turn(page: Page) -> None:
     page.wait_for_timeout(1500)
 
 
-def finished_game(browser: Any, base: str, out: Path) -> None:
-    """A 3-player game played to its end through the API, then its final screen."""
+def finished_game(browser: Any, base: str, out: Path, game: str = "arboretum",
+                  players: int = 3) -> None:
+    """A game played to its end through the API, then its final screen."""
     api = httpx.Client(base_url=base)
     token = api.post("/api/players", json={"name": "Ana"}).json()["token"]
     headers = {"Authorization": f"Bearer {token}"}
-    room = api.post("/api/rooms", json={"game": "arboretum", "players": 3}, headers=headers).json()
+    room = api.post("/api/rooms", json={"game": game, "players": players},
+                    headers=headers).json()
     others = []
-    for name in ("Bo", "Cai"):
+    for name in ("Bo", "Cai")[: players - 1]:
         t = api.post("/api/players", json={"name": name}).json()["token"]
         others.append({"Authorization": f"Bearer {t}"})
         api.post(f"/api/rooms/{room['id']}/join", headers=others[-1])
@@ -90,15 +101,27 @@ def finished_game(browser: Any, base: str, out: Path) -> None:
             break
         seat = state["active_seats"][0]
         moves = api.get(f"/api/rooms/{room['id']}/moves", headers=seats[seat]).json()["moves"]
-        plays = [m for m in moves if m["type"] == "play"]
-        move = max(plays, key=lambda m: -abs(m["cell"][0]) - abs(m["cell"][1])) if plays and \
-            rng.random() < 0.7 else rng.choice(moves)
+        view = state["view"]
+        if game == "evergreen" and view["season"] == "winter" and view["round"] == 2 and \
+                view["phase"] == "select" and not (out / "evergreen-season-desktop.png").exists():
+            shot_of(browser, base, token, room["id"], out, "evergreen-season")
+        plays = [m for m in moves if m["type"] in ("play", "grow", "plant")]
+        if game == "arboretum" and plays and rng.random() < 0.7:
+            move = max(plays, key=lambda m: -abs(m["cell"][0]) - abs(m["cell"][1]))
+        elif plays and rng.random() < 0.8:
+            move = rng.choice(plays)
+        else:
+            move = rng.choice(moves)
         api.post(f"/api/rooms/{room['id']}/moves", json={"move": move}, headers=seats[seat])
+    shot_of(browser, base, token, room["id"], out, f"{game}-final")
+
+
+def shot_of(browser: Any, base: str, token: str, room_id: int, out: Path, name: str) -> None:
     context = browser.new_context()
     context.add_cookies([{"name": "canopy_token", "value": token, "url": base}])
     page = context.new_page()
-    page.goto(f"{base}/rooms/{room['id']}")
-    shoot(page, out, "arboretum-final")
+    page.goto(f"{base}/rooms/{room_id}")
+    shoot(page, out, name)
     context.close()
 
 

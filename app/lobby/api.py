@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from anyio import to_thread
-from fastapi import APIRouter, Response
+from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.deps import Caller, HubDep, LobbyDep, RoomsDep, lobby_changed
@@ -38,10 +38,13 @@ class BotChoice(BaseModel):
 
 
 @router.post("/players")
-async def new_player(body: NewPlayer, request_response: Response, lobby: LobbyDep,
-                     secure: bool = False) -> dict[str, Any]:
+async def new_player(body: NewPlayer, request: Request, request_response: Response,
+                     lobby: LobbyDep, secure: bool = False) -> dict[str, Any]:
     """Pick a name, get a token. The token is also set as an HttpOnly cookie for browsers."""
     player, token = await to_thread.run_sync(create_player, lobby.engine, body.name)
+    # COOKIE_SECURE holds here too (it only reached the browser form before): behind HTTPS the
+    # token cookie must never travel over plain HTTP.
+    secure = secure or request.app.state.settings.cookie_secure
     request_response.set_cookie(COOKIE, token, httponly=True, samesite="lax",
                                 max_age=60 * 60 * 24 * 365, secure=secure)
     return {"id": player.id, "name": player.name, "token": token}

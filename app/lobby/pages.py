@@ -7,6 +7,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import json
+import re
 from typing import Annotated, Any
 
 from anyio import to_thread
@@ -26,6 +27,9 @@ from app.rooms.service import RoomService
 from app.web.render import PLATFORM_REGIONS, table_context
 
 router = APIRouter(include_in_schema=False)
+
+#: A seat number in a form: an optional minus and at most 9 ASCII digits.
+SEAT_FIELD = re.compile(r"-?[0-9]{1,9}")
 
 
 def _env(request: Request) -> Environment:
@@ -158,8 +162,12 @@ async def _lobby_action(request: Request, room_id: int, action: str) -> Response
     if player is None:
         return _back(page, "choose a name first")
     form = await request.form()
-    seat_raw = str(form.get("seat", ""))
-    seat = int(seat_raw) if seat_raw.lstrip("-").isdigit() else None
+    seat_raw = str(form.get("seat", "")).strip()
+    # ASCII digits only, and few of them: int() refuses "²" (which isdigit() accepts) and more
+    # than 4300 digits with a ValueError — it answered 500. A longer number is no seat.
+    seat = int(seat_raw) if SEAT_FIELD.fullmatch(seat_raw) else None
+    if seat is None and seat_raw.lstrip("-").isdigit():
+        return _back(page, f"there is no seat {seat_raw[:12]}")
     try:
         if action == "join":
             await to_thread.run_sync(lobby.join, player, room_id, seat)
@@ -213,7 +221,7 @@ async def act(request: Request, room_id: int) -> Response:
         await rooms.play(room_id, player.id, move, expected)
     except ApiError as exc:
         return HTMLResponse(f'<p class="flash error" role="alert">{escape(exc.detail)}</p>')
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or nested past json's limit (was a 500)
         return HTMLResponse('<p class="flash error" role="alert">That click did not make a '
                             "move: choose a card first.</p>")
     return HTMLResponse("")

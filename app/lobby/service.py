@@ -10,12 +10,13 @@ import secrets
 from typing import Any
 
 from pydantic import ValidationError
+from sqlalchemy import update
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
 from app.errors import ApiError
 from app.games.registry import GAMES, UnknownGame, get_game
-from app.models import Game, Player, Room, Seat
+from app.models import MAX_ID, Game, Player, Room, Seat
 
 BOT_LEVELS = ("bot", "random")
 CODE_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
@@ -35,7 +36,18 @@ def games_json() -> list[dict[str, Any]]:
     ]
 
 
-def _room(session: Session, room_id: int) -> Room:
+def _room(session: Session, room_id: int, *, lock: bool = False) -> Room:
+    """The room, or 404. ``lock`` first takes the database's write lock on the room (a no-op
+    UPDATE), so that the checks a lobby change makes (seat free, player not yet seated, every
+    seat taken, still in the lobby) see every committed change and hold until the commit:
+    without it two requests could both pass their checks (a player seated twice, a game
+    started while a player leaves). SQLite has one writer; PostgreSQL locks the row."""
+    if not 0 < room_id <= MAX_ID:  # larger ids overflow the INTEGER column (a 500 otherwise)
+        raise ApiError(404, f"there is no room {room_id}")
+    if lock:
+        session.execute(update(Room).where(col(Room.id) == room_id)
+                        .values(status=Room.status)
+                        .execution_options(synchronize_session=False))
     room = session.get(Room, room_id)
     if room is None:
         raise ApiError(404, f"there is no room {room_id}")
@@ -162,7 +174,7 @@ class Lobby:
 
     def join(self, player: Player, room_id: int, seat: int | None) -> dict[str, Any]:
         with self.session() as session:
-            room = _room(session, room_id)
+            room = _room(session, room_id, lock=True)
             if any(s.player_id == player.id for s in _seats(session, room_id)):
                 raise ApiError(409, "you already have a seat in this room")
             index = self._free_seat(session, room, seat)
@@ -172,7 +184,7 @@ class Lobby:
 
     def leave(self, player: Player, room_id: int) -> dict[str, Any]:
         with self.session() as session:
-            room = _room(session, room_id)
+            room = _room(session, room_id, lock=True)
             mine = [s for s in _seats(session, room_id) if s.player_id == player.id]
             if not mine:
                 raise ApiError(403, "you have no seat in this room")
@@ -201,7 +213,7 @@ class Lobby:
             raise ApiError(422, f"unknown bot level {level!r}; choose one of "
                                 f"{', '.join(BOT_LEVELS)}")
         with self.session() as session:
-            room = _room(session, room_id)
+            room = _room(session, room_id, lock=True)
             self._require_seated(session, player, room_id)
             index = self._free_seat(session, room, seat)
             session.add(Seat(room_id=room_id, index=index, bot_level=level))
@@ -210,7 +222,7 @@ class Lobby:
 
     def remove_bot(self, player: Player, room_id: int, seat: int) -> dict[str, Any]:
         with self.session() as session:
-            room = _room(session, room_id)
+            room = _room(session, room_id, lock=True)
             self._require_seated(session, player, room_id)
             if room.status != "lobby":
                 raise ApiError(409, f"the room is {room.status}: bots can only be removed before "
@@ -225,7 +237,7 @@ class Lobby:
     def start(self, player: Player, room_id: int) -> dict[str, Any]:
         """Deal the game: every seat must be taken. The seed is drawn here and stored."""
         with self.session() as session:
-            room = _room(session, room_id)
+            room = _room(session, room_id, lock=True)
             self._require_seated(session, player, room_id)
             if room.status != "lobby":
                 raise ApiError(409, f"the game has already started (room is {room.status})")

@@ -158,6 +158,8 @@ async def game_socket(ws: WebSocket, room_id: int) -> None:
             message = json.loads(raw)
         except ValueError:
             raise ApiError(422, "message is not valid JSON") from None
+        except RecursionError:  # "[[[[…": json gives up past ~1000 levels
+            raise ApiError(422, "message is nested too deeply") from None
         if not isinstance(message, dict):
             raise ApiError(422, "message must be a JSON object with a 'type'")
         kind = message.get("type")
@@ -179,8 +181,16 @@ async def game_socket(ws: WebSocket, room_id: int) -> None:
     async def reader() -> None:
         limit = RateLimit(settings.ws_rate)
         while True:
-            raw = await ws.receive_text()
-            if len(raw) > settings.ws_max_message:
+            # receive(), not receive_text(): a binary frame made receive_text() raise a
+            # KeyError that ended the connection without a word.
+            received = await ws.receive()
+            if received["type"] == "websocket.disconnect":
+                return
+            raw: str | None = received.get("text")
+            # The limit is in bytes (UTF-8), not characters.
+            size = (len(raw) if raw.isascii() else len(raw.encode())) if raw is not None \
+                else len(received.get("bytes") or b"")
+            if size > settings.ws_max_message:
                 await conn.error(ApiError(413, f"message too large: at most "
                                                f"{settings.ws_max_message} bytes"))
                 await ws.close(code=1009, reason="message too large")
@@ -189,9 +199,14 @@ async def game_socket(ws: WebSocket, room_id: int) -> None:
                 await conn.error(ApiError(429, "too many messages: slow down"))
                 continue
             try:
+                if raw is None:
+                    raise ApiError(422, "binary frames are not understood: send JSON as text")
                 await handle(raw)
             except ApiError as exc:
                 await conn.error(exc)
+            except Exception:  # a bug or a busy database must not end the player's socket
+                log.exception("message on the socket of room %s failed", room_id)
+                await conn.error(ApiError(500, "the server failed to handle that message"))
 
     async def writer(queue: asyncio.Queue[int]) -> None:
         while True:
@@ -247,7 +262,8 @@ async def html_socket(ws: WebSocket, room_id: int) -> None:
 
     async def reader() -> None:
         while True:  # the page sends nothing we act on; reading notices the close
-            await ws.receive_text()
+            if (await ws.receive())["type"] == "websocket.disconnect":
+                return
 
     async def writer(queue: asyncio.Queue[int]) -> None:
         while True:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 from collections import deque
 from dataclasses import dataclass, field
@@ -33,15 +34,25 @@ from sqlmodel import Session, col, select
 from app.errors import ApiError
 from app.games.base import Event, Game, IllegalMove, Move, seeded_rng
 from app.games.registry import get_game
+from app.models import MAX_ID, Player, Room, Seat
 from app.models import Game as GameRow
 from app.models import Move as MoveRow
-from app.models import Player, Room, Seat
 from app.realtime.hub import Hub
 
 log = logging.getLogger("canopy.rooms")
 
 #: Log lines kept in memory per room for the browser's game log.
 LOG_KEPT = 200
+#: The largest move (as compact JSON) the service accepts: a move is stored for ever in the
+#: move log and replayed, so a client must not be able to park megabytes in it (the websocket
+#: already caps its messages; REST bodies and form fields have no limit of their own).
+MOVE_MAX_BYTES = 16_384
+
+
+def _retrieve(task: asyncio.Future[Any]) -> None:
+    """Done callback: read the outcome of a move whose caller went away (no warning)."""
+    if not task.cancelled():
+        task.exception()
 
 
 @dataclass
@@ -128,6 +139,8 @@ class RoomService:
 
     def _load(self, room_id: int) -> LoadedGame:
         """Rebuild the game by replaying the move log (the source of truth) from its seed."""
+        if not 0 < room_id <= MAX_ID:  # larger ids overflow the INTEGER column
+            raise ApiError(404, f"there is no room {room_id}")
         with Session(self.engine) as session:
             room = session.get(Room, room_id)
             if room is None:
@@ -181,9 +194,30 @@ class RoomService:
 
     async def play(self, room_id: int, player_id: int | None, move: Any,
                    expected_version: int | None = None, bot_seat: int | None = None) -> int:
-        """Apply ``move`` for the caller's seat; returns the new version once committed."""
+        """Apply ``move`` for the caller's seat; returns the new version once committed.
+
+        The move runs in its own task, shielded from the caller's cancellation (a socket that
+        closes, a shutdown): cancelled half-way, a move could be committed in the database
+        while the cache, the subscribers and the bots never learnt of it — the room would then
+        show a stale version and refuse the next move with a 409."""
+        task = asyncio.ensure_future(
+            self._play(room_id, player_id, move, expected_version, bot_seat))
+        try:
+            return await asyncio.shield(task)
+        except asyncio.CancelledError:
+            task.add_done_callback(_retrieve)
+            raise
+
+    async def _play(self, room_id: int, player_id: int | None, move: Any,
+                    expected_version: int | None, bot_seat: int | None) -> int:
         if not isinstance(move, dict):
             raise ApiError(422, "a move must be a JSON object with a 'type'")
+        try:
+            size = len(json.dumps(move, separators=(",", ":")))  # ASCII: characters are bytes
+        except RecursionError:
+            raise ApiError(422, "a move must not be nested that deeply") from None
+        if size > MOVE_MAX_BYTES:
+            raise ApiError(413, f"a move is at most {MOVE_MAX_BYTES} bytes of JSON")
         loaded = await self.loaded(room_id)
         async with self.lock(room_id):
             loaded = self._games.get(room_id) or loaded

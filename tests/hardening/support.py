@@ -1,0 +1,233 @@
+"""Helpers for the hardening tests: a real uvicorn server in its own process (that can be
+SIGKILLed and restarted on the same SQLite file), players driving it over HTTP, and checks that
+read the database file directly (the move table replayed from the seed equals the snapshot)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from app.games.registry import get_game
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def canonical(value: Any) -> Any:
+    """``value`` as JSON would carry it (tuples become lists, keys strings)."""
+    return json.loads(json.dumps(value))
+
+
+class Server:
+    """``uvicorn --factory app.main:app_factory`` on 127.0.0.1, its output in ``log``."""
+
+    def __init__(self, db: Path, *, access_log: bool = True, **env: str) -> None:
+        self.db = db
+        self.log = db.with_suffix(".log")
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.ws_base = f"ws://127.0.0.1:{self.port}"
+        self.access_log = access_log
+        self.env = {**os.environ, "DATABASE_URL": f"sqlite:///{db}", "HTMX_SOURCE": "local",
+                    "BOT_DELAY": "0", **env}
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.starts = 0
+
+    def start(self, timeout: float = 30.0) -> None:
+        assert self.proc is None, "already running"
+        with open(self.log, "ab") as out:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "uvicorn", "--factory", "app.main:app_factory",
+                 "--host", "127.0.0.1", "--port", str(self.port), "--log-level", "info",
+                 "--access-log" if self.access_log else "--no-access-log"],
+                cwd=ROOT, env=self.env, stdout=out, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                break
+            try:
+                if httpx.get(self.base + "/healthz", timeout=1.0).status_code == 200:
+                    self.starts += 1
+                    return
+            except httpx.HTTPError:
+                time.sleep(0.03)
+        self.kill()
+        raise RuntimeError(f"the server did not start:\n{self.log_text()[-3000:]}")
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown handler, no flush, no goodbye."""
+        if self.proc is not None:
+            if self.proc.poll() is None:
+                self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(timeout=10)
+            self.proc = None
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=10)
+            self.proc = None
+
+    def log_text(self) -> str:
+        return self.log.read_text(errors="replace") if self.log.exists() else ""
+
+
+@dataclass
+class Client:
+    """A player with a token; ``http`` is a client of its own (one per thread)."""
+
+    base: str
+    id: int
+    name: str
+    token: str
+    http: httpx.Client = field(repr=False)
+
+    @classmethod
+    def create(cls, base: str, name: str) -> Client:
+        body = httpx.post(base + "/api/players", json={"name": name}, timeout=10).json()
+        http = httpx.Client(base_url=base, headers=bearer(body["token"]), timeout=10)
+        return cls(base, body["id"], body["name"], body["token"], http)
+
+    def get(self, path: str, **kw: Any) -> httpx.Response:
+        return self.http.get(path, **kw)
+
+    def post(self, path: str, json: Any = None, **kw: Any) -> httpx.Response:
+        return self.http.post(path, json=json, **kw)
+
+    def fresh(self) -> httpx.Client:
+        """Another HTTP client with the same token (for another thread)."""
+        return httpx.Client(base_url=self.base, headers=bearer(self.token), timeout=10)
+
+
+def new_room(owner: Client, others: list[Client], game: str = "arboretum",
+             start: bool = True) -> int:
+    room = owner.post("/api/rooms", {"game": game, "players": 1 + len(others)})
+    assert room.status_code == 201, room.text
+    rid = int(room.json()["id"])
+    for seat, other in enumerate(others, start=1):
+        joined = other.post(f"/api/rooms/{rid}/join", {"seat": seat})
+        assert joined.status_code == 200, joined.text
+    if start:
+        started = owner.post(f"/api/rooms/{rid}/start")
+        assert started.status_code == 200, started.text
+    return rid
+
+
+def run_threads(targets: list[Any], timeout: float = 30.0) -> None:
+    """Start ``targets`` (callables) together; re-raise the first failure."""
+    errors: list[BaseException] = []
+
+    def wrap(fn: Any) -> None:
+        try:
+            fn()
+        except BaseException as exc:  # reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=wrap, args=(fn,), daemon=True) for fn in targets]
+    for t in threads:
+        t.start()
+    deadline = time.monotonic() + timeout
+    for t in threads:
+        t.join(max(0.0, deadline - time.monotonic()))
+    assert not any(t.is_alive() for t in threads), "a thread did not finish in time"
+    if errors:
+        raise errors[0]
+
+
+# -- the database, read directly ------------------------------------------------------------
+
+
+@dataclass
+class StoredGame:
+    room_id: int
+    game_id: str
+    players: int
+    options: dict[str, Any]
+    room_status: str
+    seed: int
+    version: int
+    finished: bool
+    state: Any
+    result: Any
+    moves: list[tuple[int, int, Any]]  # (seq, seat, move)
+
+
+def read_games(db: Path) -> dict[int, StoredGame]:
+    """Every started game in the database file, with its move log in ``seq`` order."""
+    conn = sqlite3.connect(db, timeout=30)
+    try:
+        rows = conn.execute(
+            "SELECT room.id, room.game_id, room.players, room.options, room.status, game.id, "
+            "game.seed, game.version, game.finished, game.state, game.result "
+            "FROM game JOIN room ON room.id = game.room_id").fetchall()
+        games = {}
+        for (rid, gid, players, options, status, game_row, seed, version, finished, state,
+             result) in rows:
+            moves = [(seq, seat, json.loads(move)) for seq, seat, move in conn.execute(
+                "SELECT seq, seat, move FROM move WHERE game_id = ? ORDER BY seq", (game_row,))]
+            games[rid] = StoredGame(rid, gid, players, json.loads(options), status, seed, version,
+                                    bool(finished), json.loads(state),
+                                    json.loads(result) if result else None, moves)
+        return games
+    finally:
+        conn.close()
+
+
+def replay(stored: StoredGame, upto: int | None = None) -> Any:
+    """setup(seed) + the move log (up to version ``upto``)."""
+    game = get_game(stored.game_id)
+    state = game.setup(stored.players, game.Options.model_validate(stored.options), stored.seed)
+    for seq, seat, move in stored.moves:
+        if upto is not None and seq > upto:
+            break
+        state = game.apply(state, seat, move)
+    return state
+
+
+def check_stored(stored: StoredGame) -> Any:
+    """The invariants of one stored game; returns the replayed state."""
+    assert [m[0] for m in stored.moves] == list(range(1, stored.version + 1)), \
+        f"room {stored.room_id}: the move table is not seq 1..{stored.version}"
+    game = get_game(stored.game_id)
+    state = replay(stored)
+    assert canonical(game.dump(state)) == stored.state, \
+        f"room {stored.room_id}: the replayed move log differs from the stored snapshot"
+    result = game.result(state)
+    assert stored.finished == (result is not None)
+    assert stored.result == (canonical(result.to_json()) if result else None)
+    assert stored.room_status == ("finished" if stored.finished else "playing")
+    return state
+
+
+def expected_state_body(stored: StoredGame, state: Any, seat: int | None) -> dict[str, Any]:
+    """What ``GET /state`` must answer for ``seat``, computed from the replayed state."""
+    game = get_game(stored.game_id)
+    result = game.result(state)
+    return canonical({"version": stored.version, "active_seats": sorted(game.active_seats(state)),
+                      "your_seat": seat, "view": game.view(state, seat),
+                      "result": result.to_json() if result else None})
