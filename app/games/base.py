@@ -10,6 +10,8 @@ A game is a value (``GAME`` in ``app/games/<id>/__init__.py``) whose rules are p
   is removed here and nowhere else;
 - ``events(before, seat, move, after)`` describes an applied move for the game log;
 - ``result(state)`` gives the final scores once the game is over;
+- ``done_for_now(state, seat)`` tells a seat that finished its part of a phase from one that
+  waits for its turn;
 - ``dump(state)`` / ``load(data)`` turn a state into JSON and back (the database stores JSON);
 - ``bot_move(view, legal, rng)`` lets a bot choose a move from what its seat can see.
 
@@ -142,6 +144,11 @@ class Game(Protocol):
     def events(self, before: Any, seat: int, move: Move, after: Any) -> list[Event]: ...
 
     def view(self, state: Any, seat: int | None) -> JSON: ...
+
+    def done_for_now(self, state: Any, seat: int) -> IllegalMove | None:
+        """Why a seat that is not active has already finished its part of the current phase
+        (Evergreen: it sent ``done``) — its moves then conflict with the phase (409) — or
+        ``None`` when the seat simply waits for its turn (403)."""
 
     def result(self, state: Any) -> Result | None: ...
 

@@ -232,6 +232,10 @@ class RoomService:
             active = loaded.game.active_seats(loaded.state)
             if seat not in active:
                 waiting = ", ".join(loaded.names[s] for s in sorted(active)) or "nobody"
+                done = loaded.game.done_for_now(loaded.state, seat)
+                if done is not None:
+                    raise ApiError(409, f"{done.reason} (waiting for {waiting})",
+                                   rule=done.rule, version=loaded.version)
                 raise ApiError(403, f"it is not your turn (waiting for {waiting})",
                                version=loaded.version)
             try:

@@ -231,3 +231,105 @@ def expected_state_body(stored: StoredGame, state: Any, seat: int | None) -> dic
     return canonical({"version": stored.version, "active_seats": sorted(game.active_seats(state)),
                       "your_seat": seat, "view": game.view(state, seat),
                       "result": result.to_json() if result else None})
+
+
+# -- racing moves and judging the answers -----------------------------------------------------
+
+
+@dataclass
+class Attempt:
+    """One move sent during a race, and what the server answered."""
+
+    client: Client
+    seat: int | None  # None: a spectator
+    move: Any
+    expected: int | None
+    via: str  # "rest" or "ws"
+    status: int = 0
+    version: int | None = None  # ack version, REST state version, or the refusal's version
+    detail: str = ""
+    rule: str | None = None
+
+    def payload(self) -> dict[str, Any]:
+        body: dict[str, Any] = {"move": self.move}
+        if self.expected is not None:
+            body["expected_version"] = self.expected
+        return body
+
+
+def send_rest(attempt: Attempt, http: httpx.Client, room: int) -> None:
+    answer = http.post(f"/api/rooms/{room}/moves", json=attempt.payload())
+    body = answer.json()
+    attempt.status = answer.status_code
+    attempt.version = body.get("version")
+    attempt.detail = body.get("detail", "")
+    attempt.rule = body.get("rule")
+
+
+def send_ws(attempt: Attempt, ws: Any) -> None:
+    ws.send(json.dumps({"type": "move", **attempt.payload()}))
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline:
+        message = json.loads(ws.recv(timeout=15))
+        if message["type"] == "ack":
+            attempt.status, attempt.version = 200, message["version"]
+            return
+        if message["type"] == "error":
+            attempt.status = message["status"]
+            attempt.version = message.get("version")
+            attempt.detail = message["detail"]
+            attempt.rule = message.get("rule")
+            return
+    raise AssertionError("no answer to a websocket move")
+
+
+def judge(stored: StoredGame, before: int, attempts: list[Attempt]) -> None:
+    """The answers of a race are exactly those of *some* serial order — the one the move table
+    shows: every success is a new row (a websocket ack at its very seq), and every refusal is
+    what the rules say at the version it reports: 409 game over, 409 stale expected_version,
+    403 not your turn, else 422 with the rule the move breaks. 403 without a version for a
+    caller without a seat. Nothing else (no 5xx, no 200 that was not stored)."""
+    game = get_game(stored.game_id)
+    new = stored.moves[before:]
+    assert [seq for seq, _, _ in new] == list(range(before + 1, stored.version + 1))
+    won = sorted(json.dumps([a.seat, a.move], sort_keys=True) for a in attempts
+                 if a.status == 200)
+    rows = sorted(json.dumps([seat, move], sort_keys=True) for _, seat, move in new)
+    assert won == rows, "the successes are not exactly the new rows of the move table"
+    by_seq = {seq: (seat, move) for seq, seat, move in stored.moves}
+    states: dict[int, Any] = {}
+    for a in attempts:
+        if a.status == 200:
+            if a.via == "ws":
+                assert by_seq.get(a.version or 0) == (a.seat, a.move), f"ack {a.version}"
+            elif a.expected is not None:
+                assert by_seq.get(a.expected + 1) == (a.seat, a.move)
+                assert a.version is not None and a.version >= a.expected + 1
+            continue
+        if a.seat is None:
+            assert (a.status, a.version) == (403, None), (a.status, a.version, a.detail)
+            assert "no seat" in a.detail
+            continue
+        version = a.version
+        assert version is not None and before <= version <= stored.version, \
+            (a.status, a.version, a.detail)
+        if version not in states:
+            states[version] = replay(stored, upto=version)
+        state = states[version]
+        if game.result(state) is not None:
+            want, words = 409, "over"
+        elif a.expected is not None and a.expected != version:
+            want, words = 409, "stale"
+        elif a.seat not in game.active_seats(state):
+            want, words = 403, "not your turn"
+        else:
+            want, words = 422, ""
+            try:
+                game.apply(state, a.seat, a.move)
+            except Exception as exc:  # the rule it breaks must be the one reported
+                assert a.rule == getattr(exc, "rule", None), (a.rule, exc)
+            else:
+                raise AssertionError(f"{a.move} was refused at version {version} but is "
+                                     f"legal there: {a.status} {a.detail}")
+        assert a.status == want and words in a.detail, \
+            (a.via, a.seat, a.expected, version, a.status, a.detail, want)

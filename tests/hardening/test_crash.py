@@ -345,7 +345,6 @@ def test_sigkill_at_random_moments_loses_no_acknowledged_move(tmp_path: Path) ->
         assert world.resyncs >= CYCLES, world.resyncs
         assert world.rest_matches >= 1
         assert server.starts == CYCLES + 1
-        print(f"acks={len(world.acks)} resyncs={world.resyncs} rest_matches={world.rest_matches} progress={progress}")
     finally:
         world.stop.set()
         world.go.set()

@@ -163,3 +163,18 @@ def test_html_socket_pushes_only_changed_regions(players, client):
         assert 'id="hand"' not in update, "Bo's hand did not change"
         assert 'id="discards"' not in update and 'id="arboreta"' in update  # hand count shown
         assert "You drew" not in update, "Bo must not read Ana's private log line"
+
+
+def test_a_step_on_one_planet_pushes_that_planet_and_the_status_only(players, client):
+    from tests.api.test_evergreen_simultaneous import first_step, to_act_phase
+
+    ana, bo = players[:2]
+    rid = started_room(players, game="evergreen")
+    to_act_phase(players, rid)
+    with client.websocket_connect(f"/ws/rooms/{rid}/html?token={bo.token}") as ws:
+        ws.receive_text()  # every region once
+        ana.post(f"/api/rooms/{rid}/moves", {"move": first_step(ana, rid)})
+        update = ws.receive_text()
+        assert 'id="planet0"' in update and 'id="status"' in update
+        for untouched in ("planet1", "row", "fertility", "tracks"):
+            assert f'id="{untouched}"' not in update, untouched

@@ -12,7 +12,7 @@ from pydantic import BaseModel
 
 from app.games.arboretum import bot, data, rules, views
 from app.games.arboretum.rules import ArboretumState
-from app.games.base import NoOptions
+from app.games.base import IllegalMove, NoOptions
 
 
 class Arboretum:
@@ -47,6 +47,10 @@ class Arboretum:
     dump = staticmethod(rules.dump)
     load = staticmethod(rules.load)
     bot_move = staticmethod(bot.bot_move)
+
+    def done_for_now(self, state: ArboretumState, seat: int) -> IllegalMove | None:
+        """Turns are sequential: a seat that is not active waits for its turn."""
+        return None
 
 
 GAME = Arboretum()

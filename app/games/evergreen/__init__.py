@@ -12,7 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from app.games.base import JSON, Event, Move, Result
+from app.games.base import JSON, Event, IllegalMove, Move, Result
 from app.games.evergreen import bot, rules, views
 from app.games.evergreen.rules import Options, State
 
@@ -50,6 +50,9 @@ class Evergreen:
 
     def view(self, state: Any, seat: int | None) -> JSON:
         return views.view(state, seat)
+
+    def done_for_now(self, state: Any, seat: int) -> IllegalMove | None:
+        return rules.done_for_now(state, seat)
 
     def result(self, state: Any) -> Result | None:
         return rules.result(state)

@@ -744,6 +744,14 @@ def active_seats(state: State) -> frozenset[int]:
     return frozenset()
 
 
+def done_for_now(state: State, seat: int) -> IllegalMove | None:
+    """TIM-3: a seat that sent ``done`` has finished the act phase; its moves conflict with
+    the phase until the next round (a seat waiting for its pick just waits: None)."""
+    if state.phase == ACT and 0 <= seat < len(state.turns) and state.turns[seat].done:
+        return IllegalMove("you are done for this round: done is final", "TIM-3")
+    return None
+
+
 def apply(state: State, seat: int, move: Move) -> State:
     """Check and play ``move`` for ``seat``, then run the automatic steps (spec §3)."""
     kind, card, by, cell = parse_move(move)

@@ -376,3 +376,19 @@ def test_apply_never_mutates_its_input_and_dump_round_trips():
     assert board(state).planet == {(2, 7): "sprout"}
     for s in (state, after):
         assert rules.load(json.loads(json.dumps(rules.dump(s)))) == s
+
+
+def test_tim_3_a_done_seat_is_done_for_now_and_a_waiting_picker_is_not():
+    """TIM-3 through the protocol: the platform answers 409 for a seat that sent done."""
+    from app.games.evergreen import GAME
+    from tests.unit.evergreen.helpers import act_state, new_game, play
+
+    state = act_state(1, players=2)
+    assert GAME.done_for_now(state, 0) is None  # still acting
+    state = play(state, 0, {"type": "done"})
+    finished = GAME.done_for_now(state, 0)
+    assert finished is not None and finished.rule == "TIM-3"
+    assert GAME.done_for_now(state, 1) is None
+    selection = new_game(2)
+    waiting = next(s for s in range(2) if s not in GAME.active_seats(selection))
+    assert GAME.done_for_now(selection, waiting) is None

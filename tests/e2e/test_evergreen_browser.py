@@ -1,0 +1,99 @@
+"""Chromium plays Evergreen against a real server: a whole 2-player game in two browser
+contexts (simultaneous action phases, live progress of the other planet) and a solo game
+against the automa on a phone-sized screen."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.e2e.test_arboretum_browser import sit_down, version, wait_for_version
+
+pytestmark = pytest.mark.e2e
+
+
+def my_step(page: Page, acted: dict[str, bool]) -> bool:
+    """One click of the active player: pick, one placement per round, then Done."""
+    if not page.locator(".seatchip.active.mine").count():
+        return False
+    current = version(page)
+    round_key = page.locator(".season.now").inner_text()
+    if page.locator("button.pick-btn").count():
+        page.locator("button.pick-btn").first.click()
+    elif page.locator("button.done-btn").count():
+        tool = page.locator("#ev-form input[name=move]:checked")
+        targets = page.locator(
+            f".planet-panel.mine button.t-{tool.get_attribute('data-tool')}"
+            if tool.count() else ".no-tool")
+        if not acted.get(round_key) and targets.count():
+            targets.first.click()  # a cell highlighted for the chosen tool
+            acted[round_key] = True
+        else:
+            page.locator("button.done-btn").click()
+    else:
+        return False
+    wait_for_version(page, current + 1)
+    return True
+
+
+def test_two_people_play_a_whole_game(server: str, browser) -> None:
+    ana_ctx, bo_ctx = browser.new_context(), browser.new_context()
+    ana, bo = ana_ctx.new_page(), bo_ctx.new_page()
+    sit_down(ana, server, "Ana")
+    ana.check("input[name=game][value=evergreen]")
+    ana.select_option("#players", "2")
+    ana.click("text=Create the table")
+    invite = ana.input_value("#invite-link")
+    sit_down(bo, server, "Bo")
+    bo.goto(invite)
+    bo.click("button:has-text('Sit here')")
+    expect(ana.locator("#lobby")).to_contain_text("Bo")
+    ana.click("text=Start the game")
+    bo.wait_for_selector(".ev")
+    expect(ana.locator(".datanote a")).to_have_attribute("href", "/games/evergreen/data")
+
+    checked_live = False
+    acted: dict[int, dict[str, bool]] = {0: {}, 1: {}}
+    for _ in range(600):
+        if ana.locator(".fertable").count() and bo.locator(".fertable").count():
+            break
+        moved = False
+        for i, page in enumerate((ana, bo)):
+            before = version(page)
+            if my_step(page, acted[i]):
+                moved = True
+                other = bo if page is ana else ana
+                wait_for_version(other, before + 1)
+                status = page.locator(".planet-panel.mine .pstatus").inner_text()
+                if not checked_live and status.startswith("placing"):
+                    # The other player sees this planet's progress live.
+                    panel = other.locator(f"#planet{i} .pstatus")
+                    expect(panel).to_have_text(status)
+                    checked_live = True
+        if not moved:
+            ana.wait_for_timeout(50)
+    expect(ana.locator(".ev-status")).to_contain_text("Game over")
+    expect(bo.locator(".fertable")).to_be_visible()
+    assert checked_live, "a placing step was seen live on the other screen"
+    ana_ctx.close()
+    bo_ctx.close()
+
+
+def test_solo_game_against_the_automa(server: str, browser) -> None:
+    ctx = browser.new_context(viewport={"width": 390, "height": 844})
+    page = ctx.new_page()
+    sit_down(page, server, "Sol")
+    page.check("input[name=game][value=evergreen]")
+    page.select_option("#players", "1")
+    page.click("text=Create the table")
+    page.click("text=Start the game")
+    page.wait_for_selector(".ev")
+    acted: dict[str, bool] = {}
+    for _ in range(400):
+        if page.locator(".fertable").count():
+            break
+        if not my_step(page, acted):
+            page.wait_for_timeout(50)
+    expect(page.locator(".ev-status")).to_contain_text("Title:")
+    assert "automa" in page.locator(".log").inner_text().lower()
+    ctx.close()
