@@ -386,7 +386,7 @@ class Room:
         next_at = time.perf_counter() + offset
         if opts.mode == "open":
             await asyncio.sleep(offset)
-        while True:
+        while not self.gen.stopping:
             if opts.mode == "open":
                 delay = next_at - time.perf_counter()
                 if delay > 0:
@@ -410,8 +410,9 @@ class Room:
             assert mover.ws is not None
             await mover.ws.send(json.dumps({"type": "move", "move": move,
                                             "expected_version": mover.version}))
-            try:
-                t1 = await asyncio.wait_for(pending.done, MOVE_TIMEOUT)
+            try:  # not asyncio.wait_for: on 3.11 it can swallow a cancellation
+                async with asyncio.timeout(MOVE_TIMEOUT):
+                    t1 = await pending.done
             except TimeoutError:
                 stats.timeouts += 1
                 t1 = None
@@ -440,6 +441,7 @@ class Generator:
         self.http = http
         self.ws_base = f"ws://127.0.0.1:{opts.port}"
         self.stats = Stats()
+        self.stopping = False
         self.rooms = [Room(self, slot) for slot in range(opts.rooms)]
 
     async def each_room(self, action: str) -> None:
@@ -561,7 +563,7 @@ async def measure(opts: Options, server: Server, http: httpx.AsyncClient) -> dic
         await asyncio.sleep(opts.warmup)
         if opts.profile:
             profiler = subprocess.Popen(
-                ["py-spy", "record", "--pid", str(pid), "--duration", str(int(opts.measure)),
+                [shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy"), "record", "--pid", str(pid), "--duration", str(int(opts.measure)),
                  "--rate", "200", "--format", "raw", "--output", opts.profile, "--nonblocking"],
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         cpu0, self0, t0 = cpu_seconds(pid), self_cpu(), time.perf_counter()
@@ -572,6 +574,7 @@ async def measure(opts: Options, server: Server, http: httpx.AsyncClient) -> dic
         cpu1, self1 = cpu_seconds(pid), self_cpu()
         rss_end = rss_kib(pid)
     finally:
+        gen.stopping = True
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)

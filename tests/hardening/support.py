@@ -287,7 +287,8 @@ def judge(stored: StoredGame, before: int, attempts: list[Attempt]) -> None:
     """The answers of a race are exactly those of *some* serial order — the one the move table
     shows: every success is a new row (a websocket ack at its very seq), and every refusal is
     what the rules say at the version it reports: 409 game over, 409 stale expected_version,
-    403 not your turn, else 422 with the rule the move breaks. 403 without a version for a
+    403 not your turn (409 when the seat is done with the phase), else 422 with the rule the
+    move breaks. 403 without a version for a
     caller without a seat. Nothing else (no 5xx, no 200 that was not stored)."""
     game = get_game(stored.game_id)
     new = stored.moves[before:]
@@ -321,7 +322,8 @@ def judge(stored: StoredGame, before: int, attempts: list[Attempt]) -> None:
         elif a.expected is not None and a.expected != version:
             want, words = 409, "stale"
         elif a.seat not in game.active_seats(state):
-            want, words = 403, "not your turn"
+            done = game.done_for_now(state, a.seat)  # finished its part of the phase: 409
+            want, words = (409, "") if done is not None else (403, "not your turn")
         else:
             want, words = 422, ""
             try:

@@ -8,6 +8,9 @@ caminos": the players reveal their cards), so once the game is over all hands ar
 
 from __future__ import annotations
 
+import random
+from dataclasses import replace
+
 from app.games.arboretum.data import SPECIES
 from app.games.arboretum.rules import (
     STEP_OVER,
@@ -152,3 +155,24 @@ def _game_over(state: ArboretumState) -> Event:
             "winners": list(final.winners),
         },
     )
+
+
+def conceal(state: ArboretumState, seat: int | None, rng: random.Random) -> ArboretumState:
+    """A state that ``seat`` (None: a spectator) cannot tell from ``state``: the cards it may
+    not see — the deck and the other hands — dealt anew in the same numbers, and a new seed.
+
+    This is the exact statement of Arboretum's hidden information (spec §Turn: hands and the
+    deck's order and content); the leak checker asserts that no view, event or refusal
+    changes under it. Once the game is over the hands are revealed and only the seed changes.
+    """
+    seed = rng.randrange(2**31)
+    if state.over:
+        return replace(state, seed=seed)
+    hidden = [s for s in range(state.players) if s != seat]
+    pool = list(state.deck) + [card for s in hidden for card in state.hands[s]]
+    rng.shuffle(pool)
+    hands = list(state.hands)
+    for s in hidden:
+        count = len(hands[s])
+        hands[s], pool = tuple(pool[:count]), pool[count:]
+    return replace(state, seed=seed, hands=tuple(hands), deck=tuple(pool))

@@ -46,6 +46,9 @@ holds the seed or the RNG counter (MOV-6). Other seats' act-phase steps are visi
 
 from __future__ import annotations
 
+import random
+from dataclasses import replace
+
 from app.games.base import JSON, Event, Move
 from app.games.evergreen.data import (
     ACTIONS,
@@ -514,3 +517,12 @@ def events(before: State, seat: int, move: Move, after: State) -> list[Event]:
         for extra in _new_cards(before, after, solo_automa):
             out.append(_pick_event(after, solo_automa, extra))
     return out
+
+
+def conceal(state: State, seat: int | None, rng: random.Random) -> State:
+    """A state no seat can tell from ``state``: the deck reshuffled and a new seed (SEL-11,
+    MOV-6: everything but the deck order is public). The leak checker asserts that no view,
+    event or refusal changes under it."""
+    deck = list(state.deck)
+    rng.shuffle(deck)
+    return replace(state, deck=tuple(deck), seed=rng.randrange(2**31))
