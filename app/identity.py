@@ -8,6 +8,10 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import threading
+import weakref
+from collections import OrderedDict
+from datetime import datetime
 
 from fastapi import Request
 from sqlalchemy.engine import Engine
@@ -44,12 +48,46 @@ def create_player(engine: Engine, name: str) -> tuple[Player, str]:
         session.add(player)
         session.commit()
         session.refresh(player)
+    _remember(engine, player)
     return player, token
 
 
+#: Known tokens per database: token hash → (id, name, created). A player's row never changes
+#: and is never deleted, so a hit needs no query (every REST request and socket looks its caller
+#: up). Only tokens that matched a player are kept; the least recently used go past the bound.
+_KNOWN: weakref.WeakKeyDictionary[Engine, OrderedDict[str, tuple[int, str, datetime]]] = \
+    weakref.WeakKeyDictionary()
+_KNOWN_MAX = 20_000
+_known_lock = threading.Lock()
+
+
+def _remember(engine: Engine, player: Player) -> None:
+    if player.id is None:
+        return
+    with _known_lock:
+        known = _KNOWN.setdefault(engine, OrderedDict())
+        known[player.token_hash] = (player.id, player.name, player.created)
+        if len(known) > _KNOWN_MAX:
+            known.popitem(last=False)
+
+
 def player_for_token(engine: Engine, token: str) -> Player | None:
+    token_hash = hash_token(token)
+    hit = None
+    with _known_lock:
+        known = _KNOWN.get(engine)
+        if known is not None:
+            hit = known.get(token_hash)
+            if hit is not None:
+                known.move_to_end(token_hash)
+    if hit is not None:
+        player_id, name, created = hit
+        return Player(id=player_id, name=name, token_hash=token_hash, created=created)
     with Session(engine, expire_on_commit=False) as session:
-        return session.exec(select(Player).where(Player.token_hash == hash_token(token))).first()
+        player = session.exec(select(Player).where(Player.token_hash == token_hash)).first()
+    if player is not None:
+        _remember(engine, player)
+    return player
 
 
 def token_from(request_headers: dict[str, str] | None, cookies: dict[str, str],

@@ -39,6 +39,7 @@ import os
 import random
 import resource
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -218,6 +219,7 @@ class Options:
     setup_timeout: float
     seed: int
     profile: str | None
+    profile_setup: str | None
     json_out: str | None
 
 
@@ -502,8 +504,13 @@ class Server:
         return self.log_path.read_text(errors="replace")[-3000:]
 
     def error_lines(self) -> int:
-        return sum(1 for line in self.log_path.read_text(errors="replace").splitlines()
-                   if "ERROR" in line or "Traceback" in line)
+        """How many ERROR lines the server logged; the first ones go to stderr."""
+        lines = self.log_path.read_text(errors="replace").splitlines()
+        errors = [i for i, line in enumerate(lines) if "ERROR" in line]
+        if errors:
+            first = errors[0]
+            print("# server log:\n" + "\n".join(lines[first:first + 40]), file=sys.stderr)
+        return len(errors)
 
     def stop(self) -> None:
         if self.proc.poll() is None:
@@ -517,6 +524,30 @@ class Server:
 
 
 # --- a run ------------------------------------------------------------------------------------
+
+
+def start_py_spy(pid: int, output: str | None,
+                 duration: int | None) -> subprocess.Popen[bytes] | None:
+    """py-spy recording the server (threads holding the GIL) into ``output``, raw stacks."""
+    if not output:
+        return None
+    py_spy = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
+    command = [py_spy, "record", "--pid", str(pid), "--rate", "200", "--gil", "--format", "raw",
+               "--output", output, "--nonblocking"]
+    if duration:
+        command += ["--duration", str(duration)]
+    return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def stop_py_spy(profiler: subprocess.Popen[bytes] | None, interrupt: bool) -> None:
+    if profiler is None:
+        return
+    if interrupt:  # py-spy writes its file on SIGINT
+        profiler.send_signal(signal.SIGINT)
+    try:
+        profiler.wait(30)
+    except subprocess.TimeoutExpired:
+        profiler.kill()
 
 
 def pct(values: list[float], q: float) -> float:
@@ -543,11 +574,13 @@ async def measure(opts: Options, server: Server, http: httpx.AsyncClient) -> dic
     gen = Generator(opts, http)
     stats = gen.stats
     rss_start = rss_kib(pid)
+    setup_profiler = start_py_spy(pid, opts.profile_setup, None)
     t_setup, cpu_setup = time.perf_counter(), cpu_seconds(pid)
     await asyncio.wait_for(gen.each_room("create"), opts.setup_timeout)
     rss_rooms = rss_kib(pid)
     await asyncio.wait_for(gen.each_room("connect"), opts.setup_timeout)
     rss_conns = rss_kib(pid)
+    stop_py_spy(setup_profiler, interrupt=True)
     setup_s = time.perf_counter() - t_setup
     setup_cpu_ms = 1000 * (cpu_seconds(pid) - cpu_setup) / opts.rooms
     print(f"# setup: {opts.rooms} rooms, {opts.rooms * PLAYERS} sockets in {setup_s:.1f} s; "
@@ -555,17 +588,14 @@ async def measure(opts: Options, server: Server, http: httpx.AsyncClient) -> dic
           f"{rss_rooms / 1024:.0f} with the rooms, {rss_conns / 1024:.0f} with the sockets",
           flush=True)
 
-    phases = [random.Random(opts.seed).random() / opts.rate for _ in gen.rooms]
+    phase_rng = random.Random(opts.seed)
+    phases = [phase_rng.random() / opts.rate for _ in gen.rooms]
     tasks = [asyncio.create_task(room.drive(phase)) for room, phase in zip(gen.rooms, phases,
                                                                           strict=True)]
     profiler: subprocess.Popen[bytes] | None = None
     try:
         await asyncio.sleep(opts.warmup)
-        if opts.profile:
-            profiler = subprocess.Popen(
-                [shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy"), "record", "--pid", str(pid), "--duration", str(int(opts.measure)),
-                 "--rate", "200", "--format", "raw", "--output", opts.profile, "--nonblocking"],
-                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        profiler = start_py_spy(pid, opts.profile, int(opts.measure))
         cpu0, self0, t0 = cpu_seconds(pid), self_cpu(), time.perf_counter()
         stats.measuring = True
         await asyncio.sleep(opts.measure)
@@ -578,11 +608,7 @@ async def measure(opts: Options, server: Server, http: httpx.AsyncClient) -> dic
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-        if profiler is not None:
-            try:
-                profiler.wait(30)
-            except subprocess.TimeoutExpired:
-                profiler.kill()
+        stop_py_spy(profiler, interrupt=False)
     failed = [t for t in tasks if t.done() and not t.cancelled() and t.exception() is not None]
     for task in failed[:3]:
         print(f"# room task failed: {task.exception()!r}", file=sys.stderr)
@@ -679,6 +705,8 @@ def parse(argv: list[str] | None = None) -> Options:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--profile", default=None,
                         help="record the server with py-spy during the window (raw stacks)")
+    parser.add_argument("--profile-setup", default=None,
+                        help="record the server with py-spy while the rooms are set up")
     parser.add_argument("--json", default=None, help="append the result to this JSON-lines file")
     args = parser.parse_args(argv)
     if args.rooms < 1 or args.rate <= 0 or args.measure <= 0 or args.warmup < 0:
@@ -691,7 +719,7 @@ def parse(argv: list[str] | None = None) -> Options:
                    label=label, compression=not args.no_compression, ws_impl=args.ws,
                    patch_bytes=(mover, other), snapshot_bytes=args.snapshot_bytes,
                    setup_timeout=args.setup_timeout, seed=args.seed, profile=args.profile,
-                   json_out=args.json)
+                   profile_setup=args.profile_setup, json_out=args.json)
     return opts
 
 

@@ -1,8 +1,9 @@
 """Websocket endpoints (DESIGN.md §5).
 
 ``/ws/rooms/{id}`` speaks JSON to API clients: a snapshot of the seat's view on connect, then
-RFC 6902 patches of that view after every change, moves and resyncs from the client, errors as
-``{"type": "error", "status", "detail"}``. Before the game starts it sends ``lobby`` messages.
+RFC 6902 patches of that view after every change (:mod:`app.realtime.diff`), moves and resyncs
+from the client, errors as ``{"type": "error", "status", "detail"}``. Before the game starts it
+sends ``lobby`` messages.
 
 ``/ws/rooms/{id}/html`` feeds htmx's ws extension: after each change it pushes only the table
 regions whose HTML changed for that seat, as out-of-band fragments.
@@ -20,10 +21,10 @@ import logging
 import time
 from typing import Any
 
-import jsonpatch
 from anyio import to_thread
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from jinja2 import Environment
+from sqlalchemy.exc import OperationalError
 from starlette.websockets import WebSocketState
 
 from app.errors import ApiError
@@ -31,6 +32,7 @@ from app.identity import player_for_token, token_from
 from app.lobby.pages import lobby_fragment
 from app.lobby.service import Lobby
 from app.models import Player
+from app.realtime.diff import diff
 from app.realtime.hub import LOBBY_CHANGED, Hub
 from app.rooms.service import LoadedGame, RoomService
 from app.web.render import oob, render_regions
@@ -104,7 +106,7 @@ class Connection:
 def _patch_message(loaded: LoadedGame, from_version: int, old: dict[str, Any],
                    seat: int | None) -> dict[str, Any]:
     new = loaded.view(seat)
-    ops = jsonpatch.make_patch(old, new).patch
+    ops = diff(old, new)
     return {"type": "patch", "from": from_version, "to": loaded.version, "ops": ops,
             "active_seats": loaded.active(), "result": loaded.result_json()}
 
@@ -118,7 +120,8 @@ async def game_socket(ws: WebSocket, room_id: int) -> None:
     settings = ws.app.state.settings
     try:
         player = await _identify(ws)
-        await _room_json(ws, room_id)  # 404 for an unknown room
+        if rooms.cached(room_id) is None:  # a game in memory: its room exists
+            await _room_json(ws, room_id)  # 404 for an unknown room
     except ApiError as exc:
         await conn.error(exc)
         await ws.close(code=4000 + exc.status, reason=exc.detail[:120])
@@ -130,7 +133,16 @@ async def game_socket(ws: WebSocket, room_id: int) -> None:
         try:
             loaded = await rooms.loaded(room_id)
         except ApiError:  # not started: the lobby is all there is to see
-            await conn.send({"type": "lobby", "room": await _room_json(ws, room_id)})
+            try:
+                room = await _room_json(ws, room_id)
+            except ApiError as exc:
+                # The room was closed (its last player left): say so and close, as for an
+                # unknown room. This ended the writer task with a logged traceback and dropped
+                # the connection without a close frame.
+                await conn.error(exc)
+                await ws.close(code=4000 + exc.status, reason=exc.detail[:120])
+                return
+            await conn.send({"type": "lobby", "room": room})
             return
         seat = loaded.seat_of(player_id)
         if conn.view is None or conn.version is None:
@@ -204,7 +216,12 @@ async def game_socket(ws: WebSocket, room_id: int) -> None:
                 await handle(raw)
             except ApiError as exc:
                 await conn.error(exc)
-            except Exception:  # a bug or a busy database must not end the player's socket
+            except WebSocketDisconnect:  # gone while we answered: the end, not a failure
+                raise
+            except OperationalError:  # as over REST: 503, try again
+                log.warning("database busy on the socket of room %s", room_id)
+                await conn.error(ApiError(503, "the database is busy; try again"))
+            except Exception:  # a bug must not end the player's socket without a word
                 log.exception("message on the socket of room %s failed", room_id)
                 await conn.error(ApiError(500, "the server failed to handle that message"))
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 from collections import deque
@@ -26,13 +27,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from anyio import to_thread
-from sqlalchemy import update
-from sqlalchemy.engine import Engine
+from sqlalchemy import bindparam, insert, update
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
+from app.db import GroupCommit
 from app.errors import ApiError
-from app.games.base import Event, Game, IllegalMove, Move, seeded_rng
+from app.games.base import Event, Game, IllegalMove, Move, Result, seeded_rng
 from app.games.registry import get_game
 from app.models import MAX_ID, Player, Room, Seat
 from app.models import Game as GameRow
@@ -40,6 +42,16 @@ from app.models import Move as MoveRow
 from app.realtime.hub import Hub
 
 log = logging.getLogger("canopy.rooms")
+
+# The statements of every move, built once (plain tables: no ORM plugin, one cached compile).
+_MOVES, _GAMES, _ROOMS = MoveRow.__table__, GameRow.__table__, Room.__table__  # type: ignore[attr-defined]
+INSERT_MOVE = insert(_MOVES)
+UPDATE_GAME = (update(_GAMES)
+               .where(_GAMES.c.id == bindparam("game_row"))
+               .where(_GAMES.c.version == bindparam("expected"))
+               .values(state=bindparam("new_state"), version=bindparam("new_version"),
+                       finished=bindparam("new_finished"), result=bindparam("new_result")))
+FINISH_ROOM = update(_ROOMS).where(_ROOMS.c.id == bindparam("room")).values(status="finished")
 
 #: Log lines kept in memory per room for the browser's game log.
 LOG_KEPT = 200
@@ -119,6 +131,9 @@ class RoomService:
         self._games: dict[int, LoadedGame] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._bot_tasks: dict[int, asyncio.Task[None]] = {}
+        #: Every move is written through this one writer (group commit): SQLite has one
+        #: writer, and threads queueing on its lock sleep in its busy handler instead.
+        self._writer = GroupCommit(engine)
 
     # -- loading -------------------------------------------------------------------------
 
@@ -186,6 +201,10 @@ class RoomService:
         for event in events:
             loaded.log.append((loaded.version, seat, event))
 
+    def cached(self, room_id: int) -> LoadedGame | None:
+        """The room's running game if it is in memory (no database access)."""
+        return self._games.get(room_id)
+
     def forget(self, room_id: int) -> None:
         """Drop the cached game (the next use reloads it from the database)."""
         self._games.pop(room_id, None)
@@ -242,8 +261,10 @@ class RoomService:
                 after = loaded.game.apply(loaded.state, seat, move)
             except IllegalMove as exc:
                 raise ApiError(422, exc.reason, rule=exc.rule, version=loaded.version) from None
-            finished = loaded.game.result(after) is not None
-            await to_thread.run_sync(self._persist, loaded, seat, move, after, finished)
+            result = loaded.game.result(after)
+            finished = result is not None
+            await self._writer.write(
+                functools.partial(self._persist, loaded, seat, move, after, result))
             self._record(loaded, seat, move, after)
             loaded.finished = finished
             version = loaded.version
@@ -252,31 +273,27 @@ class RoomService:
         return version
 
     def _persist(self, loaded: LoadedGame, seat: int, move: Move, after: Any,
-                 finished: bool) -> None:
-        """One transaction: the move row and the new snapshot, guarded by the version."""
+                 result: Result | None, connection: Connection) -> None:
+        """The move row and the new snapshot, guarded by the version, in the writer's
+        transaction (plain SQL statements: this runs for every move)."""
         seq = loaded.version + 1
-        result = loaded.game.result(after)
-        with Session(self.engine) as session:
-            try:
-                session.add(MoveRow(game_id=loaded.game_row_id, seq=seq, seat=seat, move=move))
-                updated = session.execute(
-                    update(GameRow)
-                    .where(col(GameRow.id) == loaded.game_row_id)
-                    .where(col(GameRow.version) == loaded.version)
-                    .values(state=loaded.game.dump(after), version=seq, finished=finished,
-                            result=result.to_json() if result else None)
-                )
-                if updated.rowcount != 1:  # type: ignore[attr-defined]
-                    raise IntegrityError("game version moved", None, Exception())
-                if finished:
-                    session.execute(update(Room).where(col(Room.id) == loaded.room_id)
-                                    .values(status="finished"))
-                session.commit()
-            except IntegrityError:
-                session.rollback()
-                self.forget(loaded.room_id)
-                raise ApiError(409, "another move was saved first; reload the game",
-                               version=loaded.version) from None
+        finished = result is not None
+        try:
+            connection.execute(INSERT_MOVE, {"game_id": loaded.game_row_id, "seq": seq,
+                                             "seat": seat, "move": move})
+            updated = connection.execute(UPDATE_GAME, {
+                "game_row": loaded.game_row_id, "expected": loaded.version,
+                "new_state": loaded.game.dump(after), "new_version": seq,
+                "new_finished": finished,
+                "new_result": result.to_json() if result else None})
+            if updated.rowcount != 1:
+                raise IntegrityError("game version moved", None, Exception())
+            if finished:
+                connection.execute(FINISH_ROOM, {"room": loaded.room_id})
+        except IntegrityError:
+            self.forget(loaded.room_id)
+            raise ApiError(409, "another move was saved first; reload the game",
+                           version=loaded.version) from None
 
     # -- reading -------------------------------------------------------------------------
 

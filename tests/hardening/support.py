@@ -39,10 +39,27 @@ def canonical(value: Any) -> Any:
     return json.loads(json.dumps(value))
 
 
-class Server:
-    """``uvicorn --factory app.main:app_factory`` on 127.0.0.1, its output in ``log``."""
+#: Runs uvicorn's command line (``uvicorn --factory app.main:app_factory …``) once a line
+#: arrives on stdin, the slow imports done before: a restart then costs a fresh process's
+#: start-up, not Python's import time (1.5–3 s on a busy machine), so many SIGKILL cycles fit.
+PREWARMED = """
+import sys
+import app.main, uvicorn.main  # the imports, done while the previous server still runs
+if sys.stdin.readline().strip() == "go":
+    uvicorn.main.main(sys.argv[1:])
+"""
 
-    def __init__(self, db: Path, *, access_log: bool = True, **env: str) -> None:
+
+class Server:
+    """``uvicorn --factory app.main:app_factory`` on 127.0.0.1, its output in ``log``.
+
+    ``prewarm``: each start uses a process that was started (and did its imports) beforehand
+    and waits for a word to run uvicorn; two wait in turn, so that the one used has had a
+    whole cycle to get ready. Either way every start is a new process with nothing in
+    memory."""
+
+    def __init__(self, db: Path, *, access_log: bool = True, prewarm: bool = False,
+                 **env: str) -> None:
         self.db = db
         self.log = db.with_suffix(".log")
         self.port = free_port()
@@ -52,16 +69,35 @@ class Server:
         self.env = {**os.environ, "DATABASE_URL": f"sqlite:///{db}", "HTMX_SOURCE": "local",
                     "BOT_DELAY": "0", **env}
         self.proc: subprocess.Popen[bytes] | None = None
+        self.prewarm = prewarm
+        self.standby: list[subprocess.Popen[bytes]] = []
         self.starts = 0
+
+    def _args(self) -> list[str]:
+        return ["--factory", "app.main:app_factory", "--host", "127.0.0.1",
+                "--port", str(self.port), "--log-level", "info",
+                "--access-log" if self.access_log else "--no-access-log"]
+
+    def _spawn_standby(self) -> subprocess.Popen[bytes]:
+        with open(self.log, "ab") as out:
+            return subprocess.Popen([sys.executable, "-c", PREWARMED, *self._args()], cwd=ROOT,
+                                    env=self.env, stdin=subprocess.PIPE, stdout=out,
+                                    stderr=subprocess.STDOUT)
 
     def start(self, timeout: float = 30.0) -> None:
         assert self.proc is None, "already running"
-        with open(self.log, "ab") as out:
-            self.proc = subprocess.Popen(
-                [sys.executable, "-m", "uvicorn", "--factory", "app.main:app_factory",
-                 "--host", "127.0.0.1", "--port", str(self.port), "--log-level", "info",
-                 "--access-log" if self.access_log else "--no-access-log"],
-                cwd=ROOT, env=self.env, stdout=out, stderr=subprocess.STDOUT)
+        if self.prewarm:
+            while len(self.standby) < 2:
+                self.standby.append(self._spawn_standby())
+            self.proc = self.standby.pop(0)
+            assert self.proc.stdin is not None
+            self.proc.stdin.write(b"go\n")
+            self.proc.stdin.close()
+        else:
+            with open(self.log, "ab") as out:
+                self.proc = subprocess.Popen(
+                    [sys.executable, "-m", "uvicorn", *self._args()],
+                    cwd=ROOT, env=self.env, stdout=out, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -69,6 +105,8 @@ class Server:
             try:
                 if httpx.get(self.base + "/healthz", timeout=1.0).status_code == 200:
                     self.starts += 1
+                    if self.prewarm:
+                        self.standby.append(self._spawn_standby())
                     return
             except httpx.HTTPError:
                 time.sleep(0.03)
@@ -84,6 +122,10 @@ class Server:
             self.proc = None
 
     def stop(self) -> None:
+        for standby in self.standby:
+            standby.kill()
+            standby.wait(timeout=10)
+        self.standby = []
         if self.proc is not None:
             self.proc.terminate()
             try:

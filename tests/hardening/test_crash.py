@@ -12,8 +12,8 @@ Checked at every kill, on the dead server's database file:
 Checked after every restart: ``GET /state`` of every seat and of a spectator equals the view of
 the replayed state. Websocket clients reconnect and resync by version: the patch from their
 last version, applied to their last view, gives the replayed view at the patch's version (and
-the REST view when the game has not moved since). At the end, every game has been played to its
-result and made progress across the restarts.
+the REST view when the game has not moved since). A bot resumes its turns after each restart.
+At the end, every game has been played to its result and made progress across the restarts.
 """
 
 from __future__ import annotations
@@ -47,11 +47,11 @@ from tests.hardening.support import (
 )
 
 CYCLES = 20
-#: Who plays each seat of each room.
+#: Who plays each seat of each room (and one more room: a REST player and a bot).
 LAYOUT = (("rest", "ws"), ("ws", "rest"), ("rest", "ws", "ws"))
 #: Seconds a client rests after a move while the server is being killed (so the games last
 #: through the kills); none once the kills are over.
-PACE = 0.07
+PACE = 0.1
 
 
 @dataclass
@@ -293,7 +293,7 @@ def check_rest(world: World, seats: dict[int, list[Client]], spectator: Client) 
 @pytest.mark.timeout(150)
 def test_sigkill_at_random_moments_loses_no_acknowledged_move(tmp_path: Path) -> None:
     rng = random.Random(20240607)
-    server = Server(tmp_path / "crash.db", WS_RATE="1000")
+    server = Server(tmp_path / "crash.db", prewarm=True, WS_RATE="1000")
     world = World(db=server.db)
     server.start()
     threads: list[threading.Thread] = []
@@ -309,6 +309,13 @@ def test_sigkill_at_random_moments_loses_no_acknowledged_move(tmp_path: Path) ->
                 seed = rng.randrange(1 << 30)
                 players.append(RestPlayer(world, client, rid, seat, seed) if kind == "rest"
                                else SocketPlayer(world, server, client, rid, seat, seed))
+        # A room with a bot: after every restart the bot must take its turns again.
+        host = Client.create(server.base, "Host")
+        rid = host.post("/api/rooms", {"game": "arboretum", "players": 2}).json()["id"]
+        assert host.post(f"/api/rooms/{rid}/bots", {"seat": 1, "level": "random"}).is_success
+        assert host.post(f"/api/rooms/{rid}/start").is_success
+        seats[rid] = [host]
+        players.append(RestPlayer(world, host, rid, 0, rng.randrange(1 << 30)))
         threads = [threading.Thread(target=p.run, daemon=True) for p in players]
         for t in threads:
             t.start()

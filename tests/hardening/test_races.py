@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import random
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -51,8 +52,6 @@ def clients(server: Server, n: int, prefix: str = "P") -> list[Client]:
 def race(server: Server, room: int, attempts: list[Attempt]) -> list[Attempt]:
     """Send every attempt at the same moment, each on a connection of its own (opened, and the
     socket's snapshot read, before the barrier)."""
-    import threading
-
     barrier = threading.Barrier(len(attempts))
 
     def one(attempt: Attempt) -> None:
@@ -211,8 +210,6 @@ def test_every_seat_and_spectators_at_once(server: Server) -> None:
 
 def post_all(calls: list[tuple[Client, str, Any]]) -> list[httpx.Response]:
     """POST every (client, path, json) at the same moment."""
-    import threading
-
     barrier = threading.Barrier(len(calls))
     answers: list[Any] = [None] * len(calls)
 
@@ -322,8 +319,6 @@ def test_testclient_threads_race_for_one_version(client: TestClient, players: li
     """The same race through the in-process app (TestClient from threads): one winner."""
     ana = players[0]
     rid = started_room(players)
-    import threading
-
     for version in range(4):
         barrier = threading.Barrier(8)
         answers: list[Any] = [None] * 8
