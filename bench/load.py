@@ -512,12 +512,15 @@ class Server:
             print("# server log:\n" + "\n".join(lines[first:first + 40]), file=sys.stderr)
         return len(errors)
 
-    def stop(self) -> None:
+    async def stop(self) -> None:
+        """SIGTERM, then wait (the event loop keeps running, so that the sockets close
+        cleanly) up to 10 s before SIGKILL."""
         if self.proc.poll() is None:
             self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
+            deadline = time.monotonic() + 10
+            while self.proc.poll() is None and time.monotonic() < deadline:
+                await asyncio.sleep(0.05)
+            if self.proc.poll() is None:
                 self.proc.kill()
                 self.proc.wait(5)
         self.log.close()
@@ -565,7 +568,7 @@ async def run(opts: Options) -> dict[str, Any]:
             try:
                 return await measure(opts, server, http)
             finally:
-                server.stop()
+                await server.stop()
 
 
 async def measure(opts: Options, server: Server, http: httpx.AsyncClient) -> dict[str, Any]:
