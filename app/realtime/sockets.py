@@ -18,6 +18,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import marshal
 import time
 from typing import Any
 
@@ -82,13 +83,13 @@ async def _room_json(ws: WebSocket, room_id: int) -> dict[str, Any]:
 
 
 class Connection:
-    """One socket: serialized sends and the view it last sent."""
+    """One socket: serialized sends and the view it last sent (``marshal`` bytes)."""
 
     def __init__(self, ws: WebSocket) -> None:
         self.ws = ws
         self.send_lock = asyncio.Lock()
         self.version: int | None = None
-        self.view: dict[str, Any] | None = None
+        self.view: bytes | None = None
 
     async def send(self, message: dict[str, Any] | str) -> None:
         async with self.send_lock:
@@ -103,12 +104,20 @@ class Connection:
         await self.send({"type": "error", "status": exc.status, **exc.body()})
 
 
-def _patch_message(loaded: LoadedGame, from_version: int, old: dict[str, Any],
-                   seat: int | None) -> dict[str, Any]:
-    new = loaded.view(seat)
-    ops = diff(old, new)
-    return {"type": "patch", "from": from_version, "to": loaded.version, "ops": ops,
-            "active_seats": loaded.active(), "result": loaded.result_json()}
+def _patch_message(loaded: LoadedGame, from_version: int, old: bytes, seat: int | None) -> str:
+    """The patch from the seat's view at ``from_version`` (``old``, marshal bytes) to the
+    current version, as JSON text: computed once per seat and versions, shared by the seat's
+    sockets."""
+    key = (seat, from_version)
+    message = loaded.patches.get(key)
+    if message is None:
+        new = loaded.view(seat)
+        ops = [] if old == loaded.view_data(seat) else diff(marshal.loads(old), new)
+        message = json.dumps({"type": "patch", "from": from_version, "to": loaded.version,
+                              "ops": ops, "active_seats": loaded.active(),
+                              "result": loaded.result_json()}, separators=(",", ":"))
+        loaded.patches[key] = message
+    return message
 
 
 @router.websocket("/ws/rooms/{room_id}")
@@ -146,13 +155,14 @@ async def game_socket(ws: WebSocket, room_id: int) -> None:
             return
         seat = loaded.seat_of(player_id)
         if conn.view is None or conn.version is None:
-            conn.view, conn.version = loaded.view(seat), loaded.version
-            await conn.send({"type": "snapshot", "version": loaded.version, "view": conn.view,
+            view = loaded.view(seat)
+            conn.view, conn.version = loaded.view_data(seat), loaded.version
+            await conn.send({"type": "snapshot", "version": loaded.version, "view": view,
                              "active_seats": loaded.active(), "your_seat": seat,
                              "result": loaded.result_json()})
         elif conn.version != loaded.version:
             message = _patch_message(loaded, conn.version, conn.view, seat)
-            conn.view, conn.version = loaded.view(seat), loaded.version
+            conn.view, conn.version = loaded.view_data(seat), loaded.version
             await conn.send(message)
 
     async def resync(since: Any) -> None:
@@ -161,8 +171,8 @@ async def game_socket(ws: WebSocket, room_id: int) -> None:
             raise ApiError(422, f"resync 'since' must be a version from 0 to {loaded.version}")
         seat = loaded.seat_of(player_id)
         old = await to_thread.run_sync(rooms.view_at, loaded, seat, since)
-        message = _patch_message(loaded, since, old, seat)
-        conn.view, conn.version = loaded.view(seat), loaded.version
+        message = _patch_message(loaded, since, marshal.dumps(old), seat)
+        conn.view, conn.version = loaded.view_data(seat), loaded.version
         await conn.send(message)
 
     async def handle(raw: str) -> None:
