@@ -47,8 +47,8 @@ class Table:
 
 def create_app() -> FastAPI:
     mover_bytes, other_bytes = (int(x) for x in
-                                os.environ.get("BASELINE_PATCH_BYTES", "520,330").split(","))
-    snapshot_bytes = int(os.environ.get("BASELINE_SNAPSHOT_BYTES", "700"))
+                                os.environ.get("BASELINE_PATCH_BYTES", "348,297").split(","))
+    snapshot_bytes = int(os.environ.get("BASELINE_SNAPSHOT_BYTES", "568"))
     app = FastAPI(title="Canopy baseline")
     players = count(1)
     room_ids = count(1)

@@ -63,8 +63,8 @@ MAX_ERRORS_PER_ROOM = 50
 NEIGHBOURS = ((-1, 0), (1, 0), (0, -1), (0, 1))
 #: Mean JSON sizes of a patch message (the mover's, another seat's) and of a snapshot, as
 #: measured on the real server (closed loop, 20 rooms); the baseline sends messages this size.
-PATCH_BYTES = (520, 330)
-SNAPSHOT_BYTES = 700
+PATCH_BYTES = (348, 297)
+SNAPSHOT_BYTES = 568
 
 JSONDoc = Any
 
