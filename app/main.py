@@ -127,6 +127,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.rooms = RoomService(engine, hub, bot_delay=settings.bot_delay)
     app.state.env = make_environment(settings)
     app.state.region_cache = {}
+    app.state.room_feeds = {}  # room id -> the JSON sockets' RoomFeed (app.realtime.sockets)
 
     @app.exception_handler(ApiError)
     async def api_error(_: Request, exc: ApiError) -> JSONResponse:

@@ -20,6 +20,7 @@ import json
 import logging
 import marshal
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from anyio import to_thread
@@ -88,6 +89,7 @@ class Connection:
     def __init__(self, ws: WebSocket) -> None:
         self.ws = ws
         self.send_lock = asyncio.Lock()
+        self.catch_up_lock = asyncio.Lock()  # one catch-up at a time (connect, feed, resync)
         self.version: int | None = None
         self.view: bytes | None = None
 
@@ -120,12 +122,72 @@ def _patch_message(loaded: LoadedGame, from_version: int, old: bytes, seat: int 
     return message
 
 
+class RoomFeed:
+    """One room's change notifications for this process's JSON sockets: a single hub
+    subscription and task per room brings each of the room's sockets up to date in turn.
+
+    (A task and a queue per socket, each re-armed on every move, cost three more task switches
+    per move and a dozen objects per socket and move that lived until the next move — enough
+    to keep CPython's cycle collector busy at 500 rooms.)"""
+
+    def __init__(self, room_id: int) -> None:
+        self.room_id = room_id
+        self.members: dict[Connection, Callable[[], Awaitable[None]]] = {}
+        self.ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.task: asyncio.Task[None] | None = None
+
+    @staticmethod
+    def enter(ws: WebSocket, room_id: int, conn: Connection,
+              catch_up: Callable[[], Awaitable[None]]) -> RoomFeed:
+        """Add the socket to its room's feed, started if needed; await ``ready`` before the
+        first catch-up, and call ``leave`` in any case."""
+        feeds: dict[int, RoomFeed] = ws.app.state.room_feeds
+        feed = feeds.get(room_id)
+        if feed is None:
+            feed = feeds[room_id] = RoomFeed(room_id)
+            feed.task = asyncio.create_task(feed._run(ws.app.state.hub, feeds))
+        feed.members[conn] = catch_up
+        return feed
+
+    def leave(self, feeds: dict[int, RoomFeed], conn: Connection) -> None:
+        self.members.pop(conn, None)
+        if not self.members:
+            if feeds.get(self.room_id) is self:
+                del feeds[self.room_id]
+            if self.task is not None:
+                self.task.cancel()
+
+    async def _run(self, hub: Hub, feeds: dict[int, RoomFeed]) -> None:
+        try:
+            async with hub.subscribe(self.room_id) as queue:
+                self.ready.set_result(None)
+                while True:
+                    await queue.get()
+                    for conn, catch_up in list(self.members.items()):
+                        try:
+                            await catch_up()
+                        except (WebSocketDisconnect, RuntimeError):
+                            pass  # the socket is gone: its reader ends it
+                        except Exception:
+                            log.exception("socket of room %s failed", self.room_id)
+                            with contextlib.suppress(Exception):
+                                await conn.ws.close(code=1011)
+        except BaseException as exc:  # cancelled (no member left), or the hub failed
+            if not self.ready.done():
+                if isinstance(exc, Exception):
+                    self.ready.set_exception(exc)
+                else:
+                    self.ready.cancel()
+            if feeds.get(self.room_id) is self:
+                del feeds[self.room_id]
+            raise
+
+
 @router.websocket("/ws/rooms/{room_id}")
 async def game_socket(ws: WebSocket, room_id: int) -> None:
     await ws.accept()
     conn = Connection(ws)
     rooms: RoomService = ws.app.state.rooms
-    hub: Hub = ws.app.state.hub
     settings = ws.app.state.settings
     try:
         player = await _identify(ws)
@@ -138,6 +200,10 @@ async def game_socket(ws: WebSocket, room_id: int) -> None:
     player_id = player.id if player else None
 
     async def catch_up() -> None:
+        async with conn.catch_up_lock:
+            await _catch_up()
+
+    async def _catch_up() -> None:
         """Send the snapshot (first time) or the patch up to the current version."""
         try:
             loaded = await rooms.loaded(room_id)
@@ -171,9 +237,10 @@ async def game_socket(ws: WebSocket, room_id: int) -> None:
             raise ApiError(422, f"resync 'since' must be a version from 0 to {loaded.version}")
         seat = loaded.seat_of(player_id)
         old = await to_thread.run_sync(rooms.view_at, loaded, seat, since)
-        message = _patch_message(loaded, since, marshal.dumps(old), seat)
-        conn.view, conn.version = loaded.view_data(seat), loaded.version
-        await conn.send(message)
+        async with conn.catch_up_lock:
+            message = _patch_message(loaded, since, marshal.dumps(old), seat)
+            conn.view, conn.version = loaded.view_data(seat), loaded.version
+            await conn.send(message)
 
     async def handle(raw: str) -> None:
         try:
@@ -235,26 +302,17 @@ async def game_socket(ws: WebSocket, room_id: int) -> None:
                 log.exception("message on the socket of room %s failed", room_id)
                 await conn.error(ApiError(500, "the server failed to handle that message"))
 
-    async def writer(queue: asyncio.Queue[int]) -> None:
-        while True:
-            await queue.get()
-            await catch_up()
-
-    async with hub.subscribe(room_id) as queue:
+    feed = RoomFeed.enter(ws, room_id, conn, catch_up)
+    try:
+        await asyncio.shield(feed.ready)  # subscribed before the first catch-up: none missed
         await catch_up()
-        tasks = [asyncio.create_task(reader()), asyncio.create_task(writer(queue))]
-        try:
-            done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
-            for task in done:
-                failure = task.exception()
-                if failure is not None and not isinstance(failure,
-                                                          WebSocketDisconnect | RuntimeError):
-                    log.error("socket of room %s failed", room_id, exc_info=failure)
-        finally:
-            for task in tasks:
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await task
+        await reader()
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    except Exception:
+        log.exception("socket of room %s failed", room_id)
+    finally:
+        feed.leave(ws.app.state.room_feeds, conn)
 
 
 @router.websocket("/ws/rooms/{room_id}/html")

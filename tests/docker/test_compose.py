@@ -24,6 +24,16 @@ def engine_answers() -> bool:
     return subprocess.run(["docker", "info"], capture_output=True).returncode == 0
 
 
+def wait_healthy(base: str) -> None:
+    for _ in range(120):
+        try:
+            if httpx.get(base + "/healthz", timeout=2).status_code == 200:
+                return
+        except httpx.HTTPError:
+            time.sleep(0.5)
+    raise AssertionError(f"{base} did not become healthy")
+
+
 def compose_command() -> list[str]:
     if shutil.which("docker-compose"):
         return ["docker-compose"]
@@ -39,12 +49,7 @@ def test_compose_serves_a_game_to_its_end() -> None:
                    timeout=900)
     try:
         base = f"http://127.0.0.1:{port}"
-        for _ in range(120):
-            try:
-                if httpx.get(base + "/healthz", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                time.sleep(0.5)
+        wait_healthy(base)
         api = httpx.Client(base_url=base, timeout=10)
         token = api.post("/api/players", json={"name": "Docker"}).json()["token"]
         auth = {"Authorization": f"Bearer {token}"}
@@ -68,12 +73,7 @@ def test_compose_serves_a_game_to_its_end() -> None:
         assert state["result"] is not None
         # The SQLite file lives on the named volume: a restarted container still has the game.
         subprocess.run([*compose, "restart"], cwd=ROOT, env=env, check=True, timeout=120)
-        for _ in range(120):
-            try:
-                if httpx.get(base + "/healthz", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                time.sleep(0.5)
+        wait_healthy(base)
         again = api.get(f"/api/rooms/{rid}/state", headers=auth).json()
         assert again["version"] == state["version"] and again["result"] == state["result"]
     finally:

@@ -4,6 +4,7 @@ one person against a bot. Every click goes through the page as a player would ma
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -42,11 +43,12 @@ def wait_for_version(page: Page, at_least: int) -> None:
         timeout=15_000)
 
 
-def test_two_people_play_a_whole_game(server: str, browser) -> None:
+def two_at_a_table(server: str, browser, game: str) -> tuple[Any, Any, Page, Page]:
+    """Ana opens a 2-seat table, Bo follows her invite link and sits down."""
     ana_ctx, bo_ctx = browser.new_context(), browser.new_context()
     ana, bo = ana_ctx.new_page(), bo_ctx.new_page()
     sit_down(ana, server, "Ana")
-    ana.check("input[name=game][value=arboretum]")
+    ana.check(f"input[name=game][value={game}]")
     ana.select_option("#players", "2")
     ana.click("text=Create the table")
     invite = ana.input_value("#invite-link")
@@ -54,6 +56,11 @@ def test_two_people_play_a_whole_game(server: str, browser) -> None:
     bo.goto(invite)
     bo.click("button:has-text('Sit here')")
     expect(ana.locator("#lobby")).to_contain_text("Bo")  # pushed to Ana's lobby live
+    return ana_ctx, bo_ctx, ana, bo
+
+
+def test_two_people_play_a_whole_game(server: str, browser) -> None:
+    ana_ctx, bo_ctx, ana, bo = two_at_a_table(server, browser, "arboretum")
     ana.click("text=Start the game")
     expect(ana.locator("#hand .pick")).to_have_count(7)
     bo.wait_for_selector(".seatbar")  # Bo's page reloads into the table

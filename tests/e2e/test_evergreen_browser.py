@@ -7,7 +7,12 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.test_arboretum_browser import sit_down, version, wait_for_version
+from tests.e2e.test_arboretum_browser import (
+    sit_down,
+    two_at_a_table,
+    version,
+    wait_for_version,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -37,17 +42,7 @@ def my_step(page: Page, acted: dict[str, bool]) -> bool:
 
 
 def test_two_people_play_a_whole_game(server: str, browser) -> None:
-    ana_ctx, bo_ctx = browser.new_context(), browser.new_context()
-    ana, bo = ana_ctx.new_page(), bo_ctx.new_page()
-    sit_down(ana, server, "Ana")
-    ana.check("input[name=game][value=evergreen]")
-    ana.select_option("#players", "2")
-    ana.click("text=Create the table")
-    invite = ana.input_value("#invite-link")
-    sit_down(bo, server, "Bo")
-    bo.goto(invite)
-    bo.click("button:has-text('Sit here')")
-    expect(ana.locator("#lobby")).to_contain_text("Bo")
+    ana_ctx, bo_ctx, ana, bo = two_at_a_table(server, browser, "evergreen")
     ana.click("text=Start the game")
     bo.wait_for_selector(".ev")
     expect(ana.locator(".datanote a")).to_have_attribute("href", "/games/evergreen/data")
