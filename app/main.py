@@ -19,6 +19,7 @@ from fastapi.staticfiles import StaticFiles
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError, OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import Receive, Scope, Send
 
 from app.config import Settings, get_settings
 from app.db import make_engine
@@ -35,6 +36,19 @@ from app.web.render import APP_DIR, game_template_dir, make_environment
 
 ROOT = APP_DIR.parent
 log = logging.getLogger("canopy")
+
+
+class Canopy(FastAPI):
+    """The app. Websocket connections go straight to :data:`sockets.socket_routes`, past the
+    HTTP middleware stack (exception handlers, body limits): those layers serve requests, and
+    a socket would keep each of them alive for its whole life."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            scope["app"] = self  # ``ws.app.state`` for the endpoints, as under FastAPI
+            await sockets.socket_routes(scope, receive, send)
+        else:
+            await super().__call__(scope, receive, send)
 
 
 class RedactTokens(logging.Filter):
@@ -118,7 +132,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await app.state.rooms.close()
         engine.dispose()
 
-    app = FastAPI(title="Canopy", version="0.1.0", lifespan=lifespan,
+    app = Canopy(title="Canopy", version="0.1.0", lifespan=lifespan,
                   description="Play modern board games with friends, in the browser or by API.")
     app.state.settings = settings
     app.state.engine = engine
@@ -157,7 +171,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app.include_router(lobby_api.router)
     app.include_router(rooms_api.router)
-    app.include_router(sockets.router)
     app.include_router(pages.router)
 
     vendor = Path(settings.npm_dir)

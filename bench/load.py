@@ -215,6 +215,8 @@ class Options:
     label: str
     compression: bool
     ws_impl: str | None
+    deflate: bool
+    server_dir: Path
     patch_bytes: tuple[int, int]
     snapshot_bytes: int
     setup_timeout: float
@@ -471,7 +473,7 @@ class Server:
         self.log_path = workdir / "server.log"
         app = "bench.baseline_app:app_factory" if opts.baseline else "app.main:app_factory"
         command = [sys.executable, "-m", "uvicorn", "--factory", app, "--host", "127.0.0.1",
-                   "--port", str(opts.port)]
+                   "--port", str(opts.port), "--ws-per-message-deflate", str(opts.deflate)]
         if opts.ws_impl:
             command += ["--ws", opts.ws_impl]
         if shutil.which("taskset"):
@@ -486,7 +488,7 @@ class Server:
             "BASELINE_SNAPSHOT_BYTES": str(opts.snapshot_bytes),
         })
         self.log = open(self.log_path, "wb")  # noqa: SIM115 (closed in stop())
-        self.proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=self.log,
+        self.proc = subprocess.Popen(command, cwd=opts.server_dir, env=env, stdout=self.log,
                                      stderr=subprocess.STDOUT)
         self.pid = self.proc.pid  # taskset execs the interpreter: same pid
 
@@ -636,6 +638,7 @@ async def measure(opts: Options, server: Server, http: httpx.AsyncClient) -> dic
         "rooms": opts.rooms,
         "players": PLAYERS,
         "compression": opts.compression,
+        "server_deflate": opts.deflate,
         "ws_impl": opts.ws_impl or "auto",
         "window_s": round(wall, 2),
         "moves": stats.moves,
@@ -711,6 +714,11 @@ def parse(argv: list[str] | None = None) -> Options:
                         help="do not offer permessage-deflate (browsers and the websockets "
                              "client offer it by default)")
     parser.add_argument("--ws", default=None, help="uvicorn --ws implementation (default auto)")
+    parser.add_argument("--deflate", action="store_true",
+                        help="let the server accept permessage-deflate (uvicorn's default; "
+                             "Canopy's scripts and image turn it off, and so does this bench)")
+    parser.add_argument("--server-dir", default=str(ROOT),
+                        help="run the server from this checkout (bench/ablate.py)")
     parser.add_argument("--patch-bytes", default=f"{PATCH_BYTES[0]},{PATCH_BYTES[1]}",
                         help="baseline: patch message sizes MOVER,OTHER")
     parser.add_argument("--snapshot-bytes", type=int, default=SNAPSHOT_BYTES)
@@ -730,6 +738,7 @@ def parse(argv: list[str] | None = None) -> Options:
     opts = Options(mode=args.mode, rooms=args.rooms, rate=args.rate, warmup=args.warmup,
                    measure=args.measure, baseline=args.baseline, port=args.port or free_port(),
                    label=label, compression=not args.no_compression, ws_impl=args.ws,
+                   deflate=args.deflate, server_dir=Path(args.server_dir),
                    patch_bytes=(mover, other), snapshot_bytes=args.snapshot_bytes,
                    setup_timeout=args.setup_timeout, seed=args.seed, profile=args.profile,
                    profile_setup=args.profile_setup, json_out=args.json)

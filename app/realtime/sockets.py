@@ -24,23 +24,23 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from anyio import to_thread
-from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from fastapi import WebSocket, WebSocketDisconnect
 from jinja2 import Environment
 from sqlalchemy.exc import OperationalError
+from starlette.routing import Router, WebSocketRoute
 from starlette.websockets import WebSocketState
 
 from app.errors import ApiError
 from app.identity import player_for_token, token_from
 from app.lobby.pages import lobby_fragment
 from app.lobby.service import Lobby
-from app.models import Player
+from app.models import MAX_ID, Player
 from app.realtime.diff import diff
 from app.realtime.hub import LOBBY_CHANGED, Hub
 from app.rooms.service import LoadedGame, RoomService
 from app.web.render import oob, render_regions
 
 log = logging.getLogger("canopy.realtime")
-router = APIRouter()
 
 
 class RateLimit:
@@ -183,43 +183,40 @@ class RoomFeed:
             raise
 
 
-@router.websocket("/ws/rooms/{room_id}")
-async def game_socket(ws: WebSocket, room_id: int) -> None:
-    await ws.accept()
-    conn = Connection(ws)
-    rooms: RoomService = ws.app.state.rooms
-    settings = ws.app.state.settings
-    try:
-        player = await _identify(ws)
-        if rooms.cached(room_id) is None:  # a game in memory: its room exists
-            await _room_json(ws, room_id)  # 404 for an unknown room
-    except ApiError as exc:
-        await conn.error(exc)
-        await ws.close(code=4000 + exc.status, reason=exc.detail[:120])
-        return
-    player_id = player.id if player else None
+class GameSocket:
+    """One JSON socket of a room: identifies the caller, sends the snapshot, then a patch per
+    change (from the room's feed), and handles the client's moves, resyncs and pings."""
 
-    async def catch_up() -> None:
-        async with conn.catch_up_lock:
-            await _catch_up()
+    def __init__(self, ws: WebSocket, room_id: int, player_id: int | None) -> None:
+        self.ws = ws
+        self.conn = Connection(ws)
+        self.rooms: RoomService = ws.app.state.rooms
+        self.settings = ws.app.state.settings
+        self.room_id = room_id
+        self.player_id = player_id
 
-    async def _catch_up() -> None:
+    async def catch_up(self) -> None:
+        async with self.conn.catch_up_lock:
+            await self._catch_up()
+
+    async def _catch_up(self) -> None:
         """Send the snapshot (first time) or the patch up to the current version."""
+        conn = self.conn
         try:
-            loaded = await rooms.loaded(room_id)
+            loaded = await self.rooms.loaded(self.room_id)
         except ApiError:  # not started: the lobby is all there is to see
             try:
-                room = await _room_json(ws, room_id)
+                room = await _room_json(self.ws, self.room_id)
             except ApiError as exc:
                 # The room was closed (its last player left): say so and close, as for an
                 # unknown room. This ended the writer task with a logged traceback and dropped
                 # the connection without a close frame.
                 await conn.error(exc)
-                await ws.close(code=4000 + exc.status, reason=exc.detail[:120])
+                await self.ws.close(code=4000 + exc.status, reason=exc.detail[:120])
                 return
             await conn.send({"type": "lobby", "room": room})
             return
-        seat = loaded.seat_of(player_id)
+        seat = loaded.seat_of(self.player_id)
         if conn.view is None or conn.version is None:
             view = loaded.view(seat)
             conn.view, conn.version = loaded.view_data(seat), loaded.version
@@ -231,18 +228,18 @@ async def game_socket(ws: WebSocket, room_id: int) -> None:
             conn.view, conn.version = loaded.view_data(seat), loaded.version
             await conn.send(message)
 
-    async def resync(since: Any) -> None:
-        loaded = await rooms.loaded(room_id)
+    async def resync(self, since: Any) -> None:
+        loaded = await self.rooms.loaded(self.room_id)
         if not is_int(since) or not 0 <= since <= loaded.version:
             raise ApiError(422, f"resync 'since' must be a version from 0 to {loaded.version}")
-        seat = loaded.seat_of(player_id)
-        old = await to_thread.run_sync(rooms.view_at, loaded, seat, since)
-        async with conn.catch_up_lock:
+        seat = loaded.seat_of(self.player_id)
+        old = await to_thread.run_sync(self.rooms.view_at, loaded, seat, since)
+        async with self.conn.catch_up_lock:
             message = _patch_message(loaded, since, marshal.dumps(old), seat)
-            conn.view, conn.version = loaded.view_data(seat), loaded.version
-            await conn.send(message)
+            self.conn.view, self.conn.version = loaded.view_data(seat), loaded.version
+            await self.conn.send(message)
 
-    async def handle(raw: str) -> None:
+    async def handle(self, raw: str) -> None:
         try:
             message = json.loads(raw)
         except ValueError:
@@ -253,21 +250,24 @@ async def game_socket(ws: WebSocket, room_id: int) -> None:
             raise ApiError(422, "message must be a JSON object with a 'type'")
         kind = message.get("type")
         if kind == "move":
-            if player_id is None:
+            if self.player_id is None:
                 raise ApiError(401, "moves need a player token (?token=...)")
             expected = message.get("expected_version")
             if expected is not None and not is_int(expected):
                 raise ApiError(422, "expected_version must be an integer")
-            version = await rooms.play(room_id, player_id, message.get("move"), expected)
-            await conn.send({"type": "ack", "version": version})
+            version = await self.rooms.play(self.room_id, self.player_id, message.get("move"),
+                                            expected)
+            await self.conn.send({"type": "ack", "version": version})
         elif kind == "resync":
-            await resync(message.get("since"))
+            await self.resync(message.get("since"))
         elif kind == "ping":
-            await conn.send({"type": "pong"})
+            await self.conn.send({"type": "pong"})
         else:
             raise ApiError(422, f"unknown message type {kind!r}: send move, resync or ping")
 
-    async def reader() -> None:
+    async def read(self) -> None:
+        """Handle the client's messages until it goes; refusals are error frames."""
+        ws, conn, settings = self.ws, self.conn, self.settings
         limit = RateLimit(settings.ws_rate)
         while True:
             # receive(), not receive_text(): a binary frame made receive_text() raise a
@@ -290,43 +290,68 @@ async def game_socket(ws: WebSocket, room_id: int) -> None:
             try:
                 if raw is None:
                     raise ApiError(422, "binary frames are not understood: send JSON as text")
-                await handle(raw)
+                await self.handle(raw)
             except ApiError as exc:
                 await conn.error(exc)
             except WebSocketDisconnect:  # gone while we answered: the end, not a failure
                 raise
             except OperationalError:  # as over REST: 503, try again
-                log.warning("database busy on the socket of room %s", room_id)
+                log.warning("database busy on the socket of room %s", self.room_id)
                 await conn.error(ApiError(503, "the database is busy; try again"))
             except Exception:  # a bug must not end the player's socket without a word
-                log.exception("message on the socket of room %s failed", room_id)
+                log.exception("message on the socket of room %s failed", self.room_id)
                 await conn.error(ApiError(500, "the server failed to handle that message"))
 
-    feed = RoomFeed.enter(ws, room_id, conn, catch_up)
+
+def _room_id(ws: WebSocket) -> int:
+    """The room id of the socket's path; 404 if it is not one (ids are positive integers)."""
+    text: str = ws.path_params["room_id"]
+    if not text.isdecimal() or not 0 < int(text) <= MAX_ID:
+        raise ApiError(404, f"no room {text[:40]!r}")
+    return int(text)
+
+
+async def game_socket(ws: WebSocket) -> None:
+    """``/ws/rooms/{room_id}``: the JSON protocol for API clients (DESIGN.md §5)."""
+    await ws.accept()
+    try:
+        room_id = _room_id(ws)
+        player = await _identify(ws)
+        rooms: RoomService = ws.app.state.rooms
+        if rooms.cached(room_id) is None:  # a game in memory: its room exists
+            await _room_json(ws, room_id)  # 404 for an unknown room
+    except ApiError as exc:
+        await Connection(ws).error(exc)
+        await ws.close(code=4000 + exc.status, reason=exc.detail[:120])
+        return
+    socket = GameSocket(ws, room_id, player.id if player else None)
+    del player
+    feed = RoomFeed.enter(ws, room_id, socket.conn, socket.catch_up)
     try:
         await asyncio.shield(feed.ready)  # subscribed before the first catch-up: none missed
-        await catch_up()
-        await reader()
+        await socket.catch_up()
+        await socket.read()
     except (WebSocketDisconnect, RuntimeError):
         pass
     except Exception:
         log.exception("socket of room %s failed", room_id)
     finally:
-        feed.leave(ws.app.state.room_feeds, conn)
+        feed.leave(ws.app.state.room_feeds, socket.conn)
 
 
-@router.websocket("/ws/rooms/{room_id}/html")
-async def html_socket(ws: WebSocket, room_id: int) -> None:
-    """Pushes the changed table regions of the caller's seat as htmx out-of-band fragments."""
+async def html_socket(ws: WebSocket) -> None:
+    """``/ws/rooms/{room_id}/html``: pushes the changed table regions of the caller's seat as
+    htmx out-of-band fragments."""
     await ws.accept()
     conn = Connection(ws)
     rooms: RoomService = ws.app.state.rooms
     hub: Hub = ws.app.state.hub
     env: Environment = ws.app.state.env
     try:
+        room_id = _room_id(ws)
         player = await _identify(ws)
     except ApiError as exc:
-        await ws.close(code=4401, reason=exc.detail[:120])
+        await ws.close(code=4000 + exc.status, reason=exc.detail[:120])
         return
     player_id = player.id if player else None
     sent: dict[str, str] = {}
@@ -377,3 +402,10 @@ def _regions_cached(ws: WebSocket, env: Environment, loaded: LoadedGame,
     regions = render_regions(env, loaded, seat)
     cache[key] = (loaded.version, regions)
     return regions
+
+
+#: The socket endpoints. They are served past the HTTP middleware stack (``app.main.Canopy``):
+#: a socket lives for hours, and every middleware layer would keep a coroutine frame alive for
+#: all that time (12 KiB and 70 objects for the cycle collector per socket) to do nothing for it.
+socket_routes = Router(routes=[WebSocketRoute("/ws/rooms/{room_id}", game_socket),
+                               WebSocketRoute("/ws/rooms/{room_id}/html", html_socket)])
