@@ -14,9 +14,9 @@ from sqlalchemy import event
 from sqlalchemy.engine import Connection, Engine
 from sqlmodel import Session, create_engine
 
-#: How JSON columns (a state snapshot every move, moves, options) are written: compact, and
-#: without the circular-reference check (the values are plain data) — about 40% less time
-#: than ``json.dumps``' defaults, and a sixth fewer bytes. Reading is unchanged.
+#: How JSON columns (a state snapshot every move, moves, options) and socket messages are
+#: written: compact, and without the circular-reference check (the values are plain data) —
+#: about 40% less time than ``json.dumps``' defaults, and a sixth fewer bytes.
 json_dumps = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
 
 Job = Callable[[Connection], None]

@@ -30,6 +30,7 @@ from sqlalchemy.exc import OperationalError
 from starlette.routing import Router, WebSocketRoute
 from starlette.websockets import WebSocketState
 
+from app.db import json_dumps
 from app.errors import ApiError
 from app.identity import player_for_token, token_from
 from app.lobby.pages import lobby_fragment
@@ -100,7 +101,7 @@ class Connection:
             if isinstance(message, str):
                 await self.ws.send_text(message)
             else:
-                await self.ws.send_text(json.dumps(message, separators=(",", ":")))
+                await self.ws.send_text(json_dumps(message))
 
     async def error(self, exc: ApiError) -> None:
         await self.send({"type": "error", "status": exc.status, **exc.body()})
@@ -115,9 +116,9 @@ def _patch_message(loaded: LoadedGame, from_version: int, old: bytes, seat: int 
     if message is None:
         new = loaded.view(seat)
         ops = [] if old == loaded.view_data(seat) else diff(marshal.loads(old), new)
-        message = json.dumps({"type": "patch", "from": from_version, "to": loaded.version,
+        message = json_dumps({"type": "patch", "from": from_version, "to": loaded.version,
                               "ops": ops, "active_seats": loaded.active(),
-                              "result": loaded.result_json()}, separators=(",", ":"))
+                              "result": loaded.result_json()})
         loaded.patches[key] = message
     return message
 
