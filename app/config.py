@@ -21,6 +21,9 @@ class Settings(BaseSettings):
     broadcast_url: str = "memory://"
     #: Seconds a bot waits before moving, so that people can follow it (0 in tests).
     bot_delay: float = 0.6
+    #: Games kept in memory; beyond that the least recently used are dropped and rebuilt
+    #: from the database when next used.
+    games_cached: int = 2000
     #: Largest websocket message a client may send, in bytes.
     ws_max_message: int = 16_384
     #: Messages per second a websocket client may send (burst = twice that).

@@ -138,9 +138,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.engine = engine
     app.state.hub = hub
     app.state.lobby = Lobby(engine)
-    app.state.rooms = RoomService(engine, hub, bot_delay=settings.bot_delay)
+    app.state.rooms = RoomService(engine, hub, bot_delay=settings.bot_delay,
+                                 games_cached=settings.games_cached)
     app.state.env = make_environment(settings)
-    app.state.region_cache = {}
     app.state.room_feeds = {}  # room id -> the JSON sockets' RoomFeed (app.realtime.sockets)
 
     @app.exception_handler(ApiError)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, Column, UniqueConstraint
+from sqlalchemy import JSON, Column, Index, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 #: The largest id an INTEGER primary key holds (SQLite, PostgreSQL BIGINT): a larger one names
@@ -37,7 +37,11 @@ class Room(SQLModel, table=True):
 
 
 class Seat(SQLModel, table=True):
-    __table_args__ = (UniqueConstraint("room_id", "index"),)
+    #: One seat per person and room: the lobby's room lock keeps joins apart, and this index
+    #: makes the database refuse a second seat whatever the code does (bots and free seats
+    #: have no player: NULLs are never equal).
+    __table_args__ = (UniqueConstraint("room_id", "index"),
+                      Index("ix_seat_room_player", "room_id", "player_id", unique=True))
 
     id: int | None = Field(default=None, primary_key=True)
     room_id: int = Field(foreign_key="room.id", index=True)

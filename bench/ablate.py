@@ -179,7 +179,7 @@ def table(path: Path) -> str:
             f"| {fmt(median(label, 'open', 500, 'p99_ms'))} "
             f"| {fmt(median(label, 'open', 500, 'max_ms'), 0)} | {fmt(cpu_open, 3)} "
             f"| {fmt(delta_open, 3)} "
-            f"| {fmt(median(label, 'open', 500, 'kib_per_conn'), 1)} |")
+            f"| {fmt(median(label, 'open', 500, 'rss_per_conn_kib'), 1)} |")
     return "\n".join(lines)
 
 

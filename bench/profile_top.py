@@ -4,6 +4,7 @@ with the most samples, inclusive (anywhere on the stack) and self (top of the st
     .venv/bin/python bench/profile_top.py FILE [--top 30] [--match TEXT]
 
 ``--match`` keeps only the stacks that contain TEXT (for instance ``rooms/service.py``).
+``--areas`` sums the self samples by area of the code (socket I/O, database, game, ...).
 """
 
 from __future__ import annotations
@@ -31,15 +32,39 @@ def short(frame: str, lines: bool) -> str:
     return f"{match['func']} ({where})"
 
 
+#: Areas of the server, by the file of the function on top of the stack (first match wins).
+AREAS = (
+    ("socket handlers (app/realtime/sockets.py: views, patch messages)",
+     ("app/realtime/sockets.py",)),
+    ("socket I/O (uvicorn, websockets, Starlette)",
+     ("websockets/", "uvicorn/protocols", "starlette/websockets")),
+    ("database (SQLAlchemy, sqlite3, writer)", ("sqlalchemy/", "sqlite3", "app/db.py")),
+    ("game rules and views", ("app/games/",)),
+    ("view diff", ("app/realtime/diff.py",)),
+    ("JSON encoding", ("json/",)),
+    ("room service", ("app/rooms/",)),
+    ("event loop and threads", ("asyncio/", "anyio/", "threading.py", "selectors.py")),
+)
+
+
+def area(frame: str) -> str:
+    for name, markers in AREAS:
+        if any(marker in frame for marker in markers):
+            return name
+    return "other"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="top functions of a py-spy raw profile")
     parser.add_argument("file")
     parser.add_argument("--top", type=int, default=30)
     parser.add_argument("--match", default=None)
     parser.add_argument("--lines", action="store_true", help="keep line numbers")
+    parser.add_argument("--areas", action="store_true", help="self samples by area")
     args = parser.parse_args(argv)
     inclusive: Counter[str] = Counter()
     own: Counter[str] = Counter()
+    areas: Counter[str] = Counter()
     total = 0
     with open(args.file) as f:
         for raw in f:
@@ -52,12 +77,18 @@ def main(argv: list[str] | None = None) -> int:
             frames = [short(frame, args.lines) for frame in stack.split(";")]
             total += count
             own[frames[-1]] += count
+            areas[area(stack.split(";")[-1])] += count
             for frame in set(frames):
                 inclusive[frame] += count
     if not total:
         print("no samples")
         return 0
     print(f"{total} samples")
+    if args.areas:
+        print("\n| area | self % |\n|---|---|")
+        for name, count in areas.most_common():
+            print(f"| {name} | {100 * count / total:.1f} |")
+        return 0
     for title, counter in (("inclusive", inclusive), ("self", own)):
         print(f"\n| {title} % | function |\n|---|---|")
         for frame, count in counter.most_common(args.top):

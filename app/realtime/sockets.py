@@ -326,7 +326,7 @@ async def game_socket(ws: WebSocket) -> None:
         await ws.close(code=4000 + exc.status, reason=exc.detail[:120])
         return
     socket = GameSocket(ws, room_id, player.id if player else None)
-    del player
+    del player  # the row itself is not kept for the socket's hours, only the id
     feed = RoomFeed.enter(ws, room_id, socket.conn, socket.catch_up)
     try:
         await asyncio.shield(feed.ready)  # subscribed before the first catch-up: none missed
@@ -365,7 +365,7 @@ async def html_socket(ws: WebSocket) -> None:
             loaded = await rooms.loaded(room_id)
         except ApiError:
             return
-        regions = _regions_cached(ws, env, loaded, loaded.seat_of(player_id))
+        regions = _regions_cached(env, loaded, loaded.seat_of(player_id))
         changed = {name: html for name, html in regions.items() if sent.get(name) != html}
         if changed:
             sent.update(changed)
@@ -392,16 +392,11 @@ async def html_socket(ws: WebSocket) -> None:
                     await task
 
 
-def _regions_cached(ws: WebSocket, env: Environment, loaded: LoadedGame,
-                    seat: int | None) -> dict[str, str]:
+def _regions_cached(env: Environment, loaded: LoadedGame, seat: int | None) -> dict[str, str]:
     """Regions rendered once per (room, seat, version), shared by that seat's browsers."""
-    cache: dict[tuple[int, int | None], tuple[int, dict[str, str]]] = ws.app.state.region_cache
-    key = (loaded.room_id, seat)
-    hit = cache.get(key)
-    if hit is not None and hit[0] == loaded.version:
-        return hit[1]
-    regions = render_regions(env, loaded, seat)
-    cache[key] = (loaded.version, regions)
+    regions = loaded.regions.get(seat)
+    if regions is None:
+        regions = loaded.regions[seat] = render_regions(env, loaded, seat)
     return regions
 
 

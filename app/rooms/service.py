@@ -23,7 +23,7 @@ import functools
 import json
 import logging
 import marshal
-from collections import deque
+from collections import OrderedDict, deque
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -91,6 +91,8 @@ class LoadedGame:
     views: dict[int | None, bytes] = field(default_factory=dict)
     #: Patch messages (JSON text) to ``version`` by (seat, from version), for the sockets.
     patches: dict[tuple[int | None, int], str] = field(default_factory=dict)
+    #: Table regions (HTML) at ``version`` by seat, for the browsers' sockets.
+    regions: dict[int | None, dict[str, str]] = field(default_factory=dict)
 
     def seat_of(self, player_id: int | None) -> int | None:
         for seat, pid in self.seat_players.items():
@@ -144,11 +146,14 @@ def fill_names(text: str, names: list[str]) -> str:
 class RoomService:
     """Loads, plays, persists and publishes games; drives bots."""
 
-    def __init__(self, engine: Engine, hub: Hub, bot_delay: float = 0.6) -> None:
+    def __init__(self, engine: Engine, hub: Hub, bot_delay: float = 0.6,
+                 games_cached: int = 2000) -> None:
         self.engine = engine
         self.hub = hub
         self.bot_delay = bot_delay
-        self._games: dict[int, LoadedGame] = {}
+        #: Games in memory, least recently used first; at most ``games_cached`` of them.
+        self._games: OrderedDict[int, LoadedGame] = OrderedDict()
+        self.games_cached = games_cached
         self._locks: dict[int, asyncio.Lock] = {}
         self._bot_tasks: dict[int, asyncio.Task[None]] = {}
         #: Every move is written through this one writer (group commit): SQLite has one
@@ -164,13 +169,31 @@ class RoomService:
         """The room's running game, loaded from the database on first use."""
         cached = self._games.get(room_id)
         if cached is not None:
+            self._games.move_to_end(room_id)
             return cached
         async with self.lock(room_id):
             cached = self._games.get(room_id)
             if cached is None:
                 cached = await to_thread.run_sync(self._load, room_id)
                 self._games[room_id] = cached
+                self._evict()
             return cached
+
+    def _evict(self) -> None:
+        """Keep at most ``games_cached`` games in memory: drop the least recently used ones
+        that no move and no bot is busy with (finished games would otherwise stay for the
+        life of the process). A dropped game is rebuilt from the database when next used."""
+        excess = len(self._games) - self.games_cached
+        for room_id in list(self._games):
+            if excess <= 0:
+                return
+            lock, bots = self._locks.get(room_id), self._bot_tasks.get(room_id)
+            if (lock is not None and lock.locked()) or (bots is not None and not bots.done()):
+                continue
+            del self._games[room_id]
+            self._locks.pop(room_id, None)
+            self._bot_tasks.pop(room_id, None)
+            excess -= 1
 
     def _load(self, room_id: int) -> LoadedGame:
         """Rebuild the game by replaying the move log (the source of truth) from its seed."""
@@ -219,6 +242,7 @@ class RoomService:
         loaded.version += 1
         loaded.views = {}
         loaded.patches = {}
+        loaded.regions = {}
         for event in events:
             loaded.log.append((loaded.version, seat, event))
 
@@ -381,8 +405,11 @@ class RoomService:
         while True:
             if self.bot_delay:
                 await asyncio.sleep(self.bot_delay)
-            loaded = self._games.get(room_id)
-            if loaded is None or loaded.finished:
+            try:  # reloaded if another process saved a move first (our copy was forgotten)
+                loaded = await self.loaded(room_id)
+            except ApiError:
+                return
+            if loaded.finished:
                 return
             bots = sorted(set(loaded.seat_bots) & loaded.game.active_seats(loaded.state))
             if not bots:

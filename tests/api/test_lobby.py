@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.conftest import Player, bearer
 
 
@@ -145,3 +147,22 @@ def test_invite_link_leads_to_the_room(players, client):
 def test_player_helper_isolated(client):
     a, b = Player(client, "A"), Player(client, "B")
     assert a.token != b.token
+
+
+def test_the_database_refuses_a_second_seat_for_the_same_player(players, app):
+    """Migration 0002: a unique (room, player) index guards what the lobby's lock ensures."""
+    from sqlalchemy.exc import IntegrityError
+    from sqlmodel import Session
+
+    from app.models import Seat
+
+    ana = players[0]
+    rid = ana.post("/api/rooms", {"game": "arboretum", "players": 3}).json()["id"]
+    with Session(app.state.engine) as session:
+        session.add(Seat(room_id=rid, index=2, player_id=ana.id))
+        with pytest.raises(IntegrityError):
+            session.commit()
+    with Session(app.state.engine) as session:  # bots have no player: NULLs never clash
+        session.add(Seat(room_id=rid, index=1, bot_level="random"))
+        session.add(Seat(room_id=rid, index=2, bot_level="random"))
+        session.commit()
