@@ -307,7 +307,7 @@ class GameSocket:
 def _room_id(ws: WebSocket) -> int:
     """The room id of the socket's path; 404 if it is not one (ids are positive integers)."""
     text: str = ws.path_params["room_id"]
-    if not text.isdecimal() or not 0 < int(text) <= MAX_ID:
+    if not (text.isascii() and text.isdigit() and len(text) <= 19) or not 0 < int(text) <= MAX_ID:
         raise ApiError(404, f"no room {text[:40]!r}")
     return int(text)
 

@@ -209,7 +209,10 @@ def test_websocket_refusals(server: Server, table: dict[str, Any]) -> None:
             (f"{base}/ws/rooms/{mine}", {"Cookie": "canopy_token=forged"}, 4401),
             (f"{base}/ws/rooms/987654?token={ana.token}", {}, 4404),
             (f"{base}/ws/rooms/{10**30}?token={ana.token}", {}, 4404),
-            (f"{base}/ws/rooms/-3", {}, 4404)):
+            (f"{base}/ws/rooms/-3", {}, 4404),
+            (f"{base}/ws/rooms/abc", {}, 4404),
+            (f"{base}/ws/rooms/%D9%A3", {}, 4404),  # an Arabic-Indic 3: int() reads it
+            (f"{base}/ws/rooms/{'9' * 5000}", {}, 4404)):  # past int()'s 4300 digits
         with connect(url, additional_headers=headers) as ws:
             error = rec.ws(ws.recv(timeout=10))
             assert (error["type"], error["status"]) == ("error", code - 4000), error
