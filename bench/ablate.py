@@ -198,18 +198,23 @@ def main(argv: list[str] | None = None) -> int:
               if args.only is None or a.name in args.only.split(",")]
     out = Path(args.out).resolve()
     parent = Path(tempfile.mkdtemp(prefix="canopy-ablate-"))
+    trees: dict[str, Path] = {}
     try:
-        trees = {a.name: worktree(a, parent) for a in (CURRENT, *chosen)}
+        for ablation in (CURRENT, *chosen):
+            trees[ablation.name] = worktree(ablation, parent)
         for run in range(1, args.runs + 1):
             for ablation in (CURRENT, *chosen):
                 for mode, rooms in SHAPES:
                     run_load(ablation, trees[ablation.name], mode, rooms, run, args, out)
     finally:
-        for name in list(locals().get("trees", {})):
-            subprocess.run(["git", "worktree", "remove", "--force", str(parent / name)],
-                           cwd=ROOT, capture_output=True)
+        for tree in trees.values():
+            subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=ROOT,
+                           capture_output=True)
         shutil.rmtree(parent, ignore_errors=True)
         subprocess.run(["git", "worktree", "prune"], cwd=ROOT, capture_output=True)
+    if not out.exists():
+        print("no results: every run failed (see the lines above)")
+        return 1
     print(table(out))
     return 0
 
