@@ -23,6 +23,7 @@ import functools
 import json
 import logging
 import marshal
+import weakref
 from collections import OrderedDict, deque
 from dataclasses import dataclass, field
 from typing import Any
@@ -154,7 +155,10 @@ class RoomService:
         #: Games in memory, least recently used first; at most ``games_cached`` of them.
         self._games: OrderedDict[int, LoadedGame] = OrderedDict()
         self.games_cached = games_cached
-        self._locks: dict[int, asyncio.Lock] = {}
+        #: A room's lock lives while someone holds or awaits it (weak values): one lock per
+        #: room at any time, and none kept for rooms nobody plays.
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = \
+            weakref.WeakValueDictionary()
         self._bot_tasks: dict[int, asyncio.Task[None]] = {}
         #: Every move is written through this one writer (group commit): SQLite has one
         #: writer, and threads queueing on its lock sleep in its busy handler instead.
@@ -163,7 +167,10 @@ class RoomService:
     # -- loading -------------------------------------------------------------------------
 
     def lock(self, room_id: int) -> asyncio.Lock:
-        return self._locks.setdefault(room_id, asyncio.Lock())
+        lock = self._locks.get(room_id)
+        if lock is None:
+            lock = self._locks[room_id] = asyncio.Lock()
+        return lock
 
     async def loaded(self, room_id: int) -> LoadedGame:
         """The room's running game, loaded from the database on first use."""
@@ -191,7 +198,6 @@ class RoomService:
             if (lock is not None and lock.locked()) or (bots is not None and not bots.done()):
                 continue
             del self._games[room_id]
-            self._locks.pop(room_id, None)
             self._bot_tasks.pop(room_id, None)
             excess -= 1
 
