@@ -50,6 +50,19 @@ def last_json(path: Path) -> dict[str, Any] | None:
     return json.loads(lines[-1]) if lines else None
 
 
+def run_reported(command: list[str], cwd: Path) -> subprocess.CompletedProcess[str] | None:
+    """Run a benchmark process to its end; say so when it times out (None) or fails."""
+    try:
+        done = subprocess.run(command, cwd=cwd, timeout=RUN_TIMEOUT, capture_output=True,
+                              text=True)
+    except subprocess.TimeoutExpired:
+        print("#   timed out", flush=True)
+        return None
+    if done.returncode != 0:
+        print(f"#   failed ({done.returncode}): {done.stderr[-800:]}", flush=True)
+    return done
+
+
 def run_canopy(mode: str, rooms: int, baseline: bool, args: argparse.Namespace,
                sizes: tuple[int, int, int] | None, tmp: Path) -> dict[str, Any] | None:
     out = tmp / "one.jsonl"
@@ -62,17 +75,12 @@ def run_canopy(mode: str, rooms: int, baseline: bool, args: argparse.Namespace,
             command += ["--patch-bytes", f"{sizes[0]},{sizes[1]}", "--snapshot-bytes",
                         str(sizes[2])]
     print(f"# running: {' '.join(command[1:])}", flush=True)
-    try:
-        done = subprocess.run(command, cwd=ROOT, timeout=RUN_TIMEOUT, capture_output=True,
-                              text=True)
-    except subprocess.TimeoutExpired:
-        print("#   timed out", flush=True)
+    done = run_reported(command, ROOT)
+    if done is None:
         return None
     for line in done.stdout.splitlines():
         if line.startswith("# setup") or line.startswith("# moves"):
             print(f"#   {line[2:]}", flush=True)
-    if done.returncode != 0:
-        print(f"#   failed ({done.returncode}): {done.stderr[-800:]}", flush=True)
     return last_json(out)
 
 
@@ -106,14 +114,8 @@ def run_peer(peer: Path, mode: str, matches: int, flatfile: bool, args: argparse
     if flatfile:
         command += ["--flatfile", tempfile.mkdtemp(prefix="flat-", dir=tmp)]
     print(f"# running: {' '.join(command)}", flush=True)
-    try:
-        done = subprocess.run(command, cwd=peer, timeout=RUN_TIMEOUT, capture_output=True,
-                              text=True)
-    except subprocess.TimeoutExpired:
-        print("#   timed out", flush=True)
+    if run_reported(command, peer) is None:
         return None
-    if done.returncode != 0:
-        print(f"#   failed ({done.returncode}): {done.stderr[-800:]}", flush=True)
     result = last_json(out)
     if result is not None:
         result["server"] = "peer-flatfile" if flatfile else "peer-memory"

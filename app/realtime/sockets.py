@@ -106,6 +106,16 @@ class Connection:
     async def error(self, exc: ApiError) -> None:
         await self.send({"type": "error", "status": exc.status, **exc.body()})
 
+    async def refuse(self, exc: ApiError) -> None:
+        """The error frame, then the close (code 4000 + status)."""
+        await self.error(exc)
+        await _close_for(self.ws, exc)
+
+
+async def _close_for(ws: WebSocket, exc: ApiError) -> None:
+    """Close with code 4000 + the HTTP status and the reason (a close frame holds little)."""
+    await ws.close(code=4000 + exc.status, reason=exc.detail[:120])
+
 
 def _patch_message(loaded: LoadedGame, from_version: int, old: bytes, seat: int | None) -> str:
     """The patch from the seat's view at ``from_version`` (``old``, marshal bytes) to the
@@ -212,8 +222,7 @@ class GameSocket:
                 # The room was closed (its last player left): say so and close, as for an
                 # unknown room. This ended the writer task with a logged traceback and dropped
                 # the connection without a close frame.
-                await conn.error(exc)
-                await self.ws.close(code=4000 + exc.status, reason=exc.detail[:120])
+                await conn.refuse(exc)
                 return
             await conn.send({"type": "lobby", "room": room})
             return
@@ -322,8 +331,7 @@ async def game_socket(ws: WebSocket) -> None:
         if rooms.cached(room_id) is None:  # a game in memory: its room exists
             await _room_json(ws, room_id)  # 404 for an unknown room
     except ApiError as exc:
-        await Connection(ws).error(exc)
-        await ws.close(code=4000 + exc.status, reason=exc.detail[:120])
+        await Connection(ws).refuse(exc)
         return
     socket = GameSocket(ws, room_id, player.id if player else None)
     del player  # the row itself is not kept for the socket's hours, only the id
@@ -352,7 +360,7 @@ async def html_socket(ws: WebSocket) -> None:
         room_id = _room_id(ws)
         player = await _identify(ws)
     except ApiError as exc:
-        await ws.close(code=4000 + exc.status, reason=exc.detail[:120])
+        await _close_for(ws, exc)  # no error frame: htmx would take it for HTML
         return
     player_id = player.id if player else None
     sent: dict[str, str] = {}
