@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from anyio import to_thread
 from sqlalchemy import event
 from sqlalchemy.engine import Connection, Engine
-from sqlmodel import Session, create_engine
+from sqlmodel import create_engine
 
 #: How JSON columns (a state snapshot every move, moves, options) and socket messages are
 #: written: compact, and without the circular-reference check (the values are plain data) —
@@ -20,6 +20,28 @@ from sqlmodel import Session, create_engine
 json_dumps = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
 
 Job = Callable[[Connection], None]
+
+
+class MoveWriter(Protocol):
+    """Runs database jobs off the event loop: ``await write(job)`` returns once
+    ``job(connection)`` is committed, or raises what the job raised."""
+
+    async def write(self, job: Job) -> None: ...
+
+
+class OneByOne:
+    """Each job in a transaction of its own, in a worker thread (the plain way; the room
+    service uses :class:`GroupCommit`, and the benchmarks compare the two)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    async def write(self, job: Job) -> None:
+        await to_thread.run_sync(self._run, job)
+
+    def _run(self, job: Job) -> None:
+        with self.engine.begin() as connection:
+            job(connection)
 
 
 def make_engine(url: str) -> Engine:
@@ -120,8 +142,3 @@ class GroupCommit:
 
 class _JobFailed(Exception):
     pass
-
-
-def session_scope(engine: Engine) -> Iterator[Session]:
-    with Session(engine, expire_on_commit=False) as session:
-        yield session

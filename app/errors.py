@@ -1,10 +1,16 @@
-"""The one error type services raise; the API turns it into ``{"detail": ...}`` with its status
-(DESIGN.md §3.4: 401 identity, 403 not yours, 404 unknown, 409 stale or wrong phase,
-422 illegal)."""
+"""The one error type services raise, and the one mapping from any failure to what a client is
+told (DESIGN.md §3.4: 401 identity, 403 not yours, 404 unknown, 409 stale or wrong phase,
+422 illegal, 503 busy). The JSON API, the sockets and the pages all answer through
+:func:`error_of`."""
 
 from __future__ import annotations
 
+import logging
 from typing import Any
+
+from sqlalchemy.exc import IntegrityError, OperationalError
+
+log = logging.getLogger("canopy")
 
 
 class ApiError(Exception):
@@ -16,3 +22,18 @@ class ApiError(Exception):
 
     def body(self) -> dict[str, Any]:
         return {"detail": self.detail, **self.extra}
+
+
+def error_of(exc: Exception, where: str) -> ApiError:
+    """What to tell the client about ``exc``, raised while serving ``where``: refusals as
+    they are, a conflicting write as 409, a busy database as 503, anything else (a bug) as a
+    500 whose cause goes to the log, never to the client."""
+    if isinstance(exc, ApiError):
+        return exc
+    if isinstance(exc, IntegrityError):
+        return ApiError(409, "a conflicting change was saved first; try again")
+    if isinstance(exc, OperationalError):
+        log.warning("database busy on %s: %s", where, exc)
+        return ApiError(503, "the database is busy; try again")
+    log.error("%s failed", where, exc_info=exc)
+    return ApiError(500, "the server failed to handle that request")

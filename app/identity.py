@@ -12,8 +12,9 @@ import threading
 import weakref
 from collections import OrderedDict
 from datetime import datetime
+from typing import Annotated
 
-from fastapi import Request
+from fastapi import Depends, Request, Response
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
@@ -121,3 +122,16 @@ def required_player(request: Request) -> Player:
         raise ApiError(401, "this needs a player token: POST /api/players, then send "
                             "'Authorization: Bearer <token>'")
     return player
+
+
+Caller = Annotated[Player, Depends(required_player)]
+MaybeCaller = Annotated[Player | None, Depends(optional_player)]
+
+#: How long a browser keeps the player cookie.
+COOKIE_MAX_AGE = 60 * 60 * 24 * 365
+
+
+def set_cookie(response: Response, token: str, *, secure: bool) -> None:
+    """Give the browser its player token: HttpOnly, SameSite=Lax, Secure behind HTTPS."""
+    response.set_cookie(COOKIE, token, httponly=True, samesite="lax", max_age=COOKIE_MAX_AGE,
+                        secure=secure)

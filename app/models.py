@@ -54,7 +54,8 @@ class Seat(SQLModel, table=True):
 class Game(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     room_id: int = Field(foreign_key="room.id", unique=True)
-    seed: int
+    #: The game's seed, 128 bits as decimal digits (wider than an SQL integer).
+    seed: str = Field(max_length=64)
     state: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
     version: int = 0
     finished: bool = False
@@ -69,4 +70,8 @@ class Move(SQLModel, table=True):
     seq: int
     seat: int
     move: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    #: The move's log lines (``{"key", "text", "params", "seats"}``); NULL for moves stored
+    #: before migration 0003.
+    events: list[dict[str, Any]] | None = Field(default=None,
+                                                sa_column=Column(JSON, nullable=True))
     created: datetime = Field(default_factory=now)

@@ -1,35 +1,44 @@
-"""The Game protocol: the one small interface every game implements (DESIGN.md §2).
+"""What a game is to the platform (DESIGN.md §2): one :class:`GameSpec` per game.
 
-A game is a value (``GAME`` in ``app/games/<id>/__init__.py``) whose rules are pure functions:
+A game's folder declares itself once, as ``GAME = GameSpec(...)`` in its ``__init__``, and the
+registry lists it; the platform (lobby, rooms, realtime, web) learns everything about a game
+from that value and nothing from naming conventions. Its rules are pure functions:
 
 - ``setup(players, options, seed)`` builds the initial state, deterministically for a seed;
-- ``active_seats(state)`` says who may act now (several seats in a simultaneous phase);
+- ``active_seats(state)`` says who may act now: the seat whose turn it is, a seat answering a
+  prompt while the player whose turn it is waits, or several seats deciding at once;
 - ``legal_moves(state, seat)`` lists every concrete legal move as a JSON object;
 - ``apply(state, seat, move)`` returns the next state or raises :class:`IllegalMove`;
 - ``view(state, seat)`` is what that seat (``None``: a spectator) may see — hidden information
   is removed here and nowhere else;
+- ``seat_status(state, seat)`` is what a seat is doing now ("drawing", "bidding", "done"), for
+  the pages and for refusals;
 - ``events(before, seat, move, after)`` describes an applied move for the game log;
 - ``result(state)`` gives the final scores once the game is over;
-- ``done_for_now(state, seat)`` tells a seat that finished its part of a phase from one that
-  waits for its turn;
 - ``dump(state)`` / ``load(data)`` turn a state into JSON and back (the database stores JSON);
-- ``bot_move(view, legal, rng)`` lets a bot choose a move from what its seat can see.
+- ``conceal(state, seat, rng)`` is a twin state that seat cannot tell apart from ``state``
+  (the exact statement of the game's hidden information, for the leak checker).
 
-The platform (lobby, rooms, realtime) only ever talks to games through this protocol and the
-registry. Undo is an ordinary move of the games that allow it (``{"type": "undo"}``), so the
-platform needs no special case for it; simultaneous phases are several active seats.
+**Moves are stored, never sent.** The platform keeps every move in the move log and replays
+it, but no client ever receives a move: clients learn only what ``view`` and ``events`` show.
+A sealed submission (a bid, an event card) is therefore an ordinary move, secret until the
+game's view or events reveal it. Undo is an ordinary move of the games that allow it.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from pathlib import Path
+from types import ModuleType
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
 JSON = dict[str, Any]
 Move = dict[str, Any]
+State = Any
 
 
 class IllegalMove(Exception):
@@ -40,13 +49,13 @@ class IllegalMove(Exception):
     what the moving seat may see.
     """
 
-    def __init__(self, reason: str, rule: str = "") -> None:
+    def __init__(self, reason: str, rule: str) -> None:
         super().__init__(reason)
         self.reason = reason
         self.rule = rule
 
     def __str__(self) -> str:
-        return f"{self.reason} ({self.rule})" if self.rule else self.reason
+        return f"{self.reason} ({self.rule})"
 
 
 class NoOptions(BaseModel):
@@ -59,9 +68,9 @@ class NoOptions(BaseModel):
 class Event:
     """One line of the game log.
 
-    ``key`` and ``params`` let a client localize the line; ``text`` is the English sentence.
-    ``seats`` is ``None`` for a public line, otherwise the only seats that may read it (for
-    instance the card a player drew from the deck). Every public line must be safe for all.
+    ``key`` and ``params`` let a client localize the line; ``text`` is the English sentence,
+    where ``{p0}``, ``{p1}`` … stand for the players' names. ``seats`` is ``None`` for a public
+    line, otherwise the only seats that may read it (the card a player drew from the deck).
     """
 
     key: str
@@ -99,71 +108,110 @@ class Result:
         }
 
 
-@runtime_checkable
-class Game(Protocol):
-    """What the platform needs from a game (see the module docstring)."""
+@dataclass(frozen=True)
+class SeatStatus:
+    """What a seat is doing now, in a few plain words shown beside its name ("drawing",
+    "choosing a card", "done"; empty when there is nothing to say).
 
-    # Read-only attributes (properties here, plain class attributes in a game).
-    @property
-    def id(self) -> str: ...
+    ``finished`` is the rule under which the seat has finished its part of the current phase
+    (Evergreen's final ``done``): its moves then conflict with the phase (409 citing that
+    rule) instead of merely coming out of turn (403 citing the game's ``turn_rule``).
+    """
 
-    @property
-    def title(self) -> str: ...
+    doing: str = ""
+    finished: str = ""
 
-    @property
-    def min_players(self) -> int: ...
 
-    @property
-    def max_players(self) -> int: ...
+@dataclass(frozen=True)
+class Region:
+    """One part of the table page that is pushed to browsers when its HTML changes: the
+    template block ``block`` rendered into the element with id ``id``. A per-seat region
+    (one planet per player) names its ``seat``; the block then sees it as ``region_seat``."""
 
-    @property
-    def Options(self) -> type[BaseModel]: ...
+    id: str
+    block: str
+    seat: int | None = None
 
-    @property
-    def summary(self) -> str:
-        """One-sentence description shown in the lobby."""
 
-    @property
-    def template(self) -> str:
-        """Jinja2 template (under the game's ``templates/`` folder, prefixed by the game id)
-        rendering the table from a view."""
+@dataclass(frozen=True)
+class BotLevel:
+    """A bot a room can seat: ``choose(view, legal, rng)`` picks one of the legal moves from
+    what its seat can see (bots never see the state)."""
 
-    @property
-    def regions(self) -> tuple[str, ...]:
-        """Names of the template's blocks; each fills one element with that ``id`` and is
-        pushed to browsers as an out-of-band fragment when its HTML changes."""
+    id: str
+    label: str
+    choose: Callable[[JSON, list[Move], random.Random], Move]
 
-    def setup(self, players: int, options: BaseModel, seed: int) -> Any: ...
 
-    def active_seats(self, state: Any) -> frozenset[int]: ...
+def _any_legal_move(view: JSON, legal: list[Move], rng: random.Random) -> Move:
+    return rng.choice(legal)
 
-    def legal_moves(self, state: Any, seat: int) -> list[Move]: ...
 
-    def apply(self, state: Any, seat: int, move: Move) -> Any: ...
+#: A bot every game can offer: any legal move, uniformly at random.
+RANDOM_BOT = BotLevel("random", "Random bot", _any_legal_move)
 
-    def events(self, before: Any, seat: int, move: Move, after: Any) -> list[Event]: ...
 
-    def view(self, state: Any, seat: int | None) -> JSON: ...
+@dataclass(frozen=True, eq=False)
+class GameSpec:
+    """Everything the platform knows about one game (DESIGN.md §2), declared once."""
 
-    def done_for_now(self, state: Any, seat: int) -> IllegalMove | None:
-        """Why a seat that is not active has already finished its part of the current phase
-        (Evergreen: it sent ``done``) — its moves then conflict with the phase (409) — or
-        ``None`` when the seat simply waits for its turn (403)."""
+    id: str
+    title: str
+    #: One sentence for the lobby.
+    summary: str
+    min_players: int
+    max_players: int
+    #: The room options (variants, expansions …): a pydantic model whose JSON schema drives
+    #: the API's validation and the lobby's options form. Every field needs a default.
+    Options: type[BaseModel]
+    #: The game's folder: ``templates/`` (its Jinja2 partials, loaded under the prefix
+    #: ``<id>/``) and ``static/`` (served at ``/static/games/<id>/``) live in it.
+    folder: Path
+    #: The table template (``<id>/table.html``), one block per region.
+    template: str
+    #: The table's regions for a number of players (per-seat regions for every seat).
+    regions: Callable[[int], tuple[Region, ...]]
+    #: The rule a move out of turn breaks (cited by the platform's 403).
+    turn_rule: str
+    #: The bots a room may seat, the default first.
+    bots: tuple[BotLevel, ...]
+    #: The component data: its docstring is the game's data page (sources, reconstructions).
+    data: ModuleType
+    setup: Callable[[int, Any, int], State]
+    active_seats: Callable[[State], frozenset[int]]
+    legal_moves: Callable[[State, int], list[Move]]
+    apply: Callable[[State, int, Move], State]
+    events: Callable[[State, int, Move, State], list[Event]]
+    view: Callable[[State, int | None], JSON]
+    seat_status: Callable[[State, int], SeatStatus]
+    result: Callable[[State], Result | None]
+    dump: Callable[[State], JSON]
+    load: Callable[[JSON], State]
+    conceal: Callable[[State, int | None, random.Random], State]
+    #: Anything else the game's own templates use (colours, names of pieces).
+    extras: JSON = field(default_factory=dict)
 
-    def result(self, state: Any) -> Result | None: ...
+    def __post_init__(self) -> None:
+        if not 1 <= self.min_players <= self.max_players <= MAX_SEATS:
+            raise ValueError(f"{self.id}: seats must lie within 1–{MAX_SEATS}")
+        if not self.bots:
+            raise ValueError(f"{self.id}: declare at least one bot level")
 
-    def dump(self, state: Any) -> JSON: ...
+    def bot(self, level: str) -> BotLevel | None:
+        return next((bot for bot in self.bots if bot.id == level), None)
 
-    def load(self, data: JSON) -> Any: ...
 
-    def bot_move(self, view: JSON, legal: list[Move], rng: random.Random) -> Move: ...
+#: The most seats any game may have: the lobby, the seat palette and the pages lay out this many.
+MAX_SEATS = 5
 
 
 def seeded_rng(*parts: object) -> random.Random:
     """A deterministic RNG from a seed and counters: ``seeded_rng(seed, "deal")``.
 
     Games keep their seed (and a draw counter where they shuffle more than once) inside the
-    state, so that ``setup(seed)`` plus the move log replays to the identical state.
+    state, so that ``setup(seed)`` plus the move log replays to the identical state. Seeds
+    have 128 bits (drawn by the lobby with ``secrets``), so no seat can find the seed that
+    explains its own cards by searching.
     """
     return random.Random(":".join(str(p) for p in parts))
 

@@ -1,14 +1,19 @@
-"""The lobby: rooms, seats, invites, bots and the start of a game.
+"""The lobby: rooms, seats, invites, bots and the start of a game — one command each, used
+by the JSON API and the pages alike.
 
-Every function runs one short transaction and raises :class:`ApiError` with the status of
-DESIGN.md §3.4 when the request cannot be honoured; nothing changes in that case.
+Every command runs one short transaction off the event loop and raises :class:`ApiError` with
+the status of DESIGN.md §3.4 when the request cannot be honoured; nothing changes in that
+case. After a change it tells the room's sockets (:class:`LobbyChanged`); ``start`` also hands
+the dealt game to the room service, which sets the bots moving.
 """
 
 from __future__ import annotations
 
 import secrets
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
+from anyio import to_thread
 from pydantic import ValidationError
 from sqlalchemy import update
 from sqlalchemy.engine import Engine
@@ -17,8 +22,12 @@ from sqlmodel import Session, col, select
 from app.errors import ApiError
 from app.games.registry import GAMES, UnknownGame, get_game
 from app.models import MAX_ID, Game, Player, Room, Seat
+from app.rooms.events import LobbyChanged
+from app.rooms.service import RoomService
 
-BOT_LEVELS = ("bot", "random")
+T = TypeVar("T")
+#: Bits of a game's seed: enough that no seat can find the seed behind its own cards by search.
+SEED_BITS = 128
 CODE_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
 
 
@@ -31,6 +40,7 @@ def games_json() -> list[dict[str, Any]]:
             "min_players": game.min_players,
             "max_players": game.max_players,
             "options": game.Options.model_json_schema(),
+            "bots": [{"id": bot.id, "label": bot.label} for bot in game.bots],
         }
         for game in GAMES.values()
     ]
@@ -97,29 +107,74 @@ def room_json(session: Session, room: Room) -> dict[str, Any]:
 
 
 class Lobby:
-    """Lobby operations on one database."""
+    """The lobby's commands on one database. Each public method is a coroutine: the
+    transaction runs in a worker thread, then the room's sockets hear of the change."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, rooms: RoomService) -> None:
         self.engine = engine
+        self.rooms = rooms
 
     def session(self) -> Session:
         return Session(self.engine, expire_on_commit=False)
 
-    def create_room(self, player: Player, game_id: str, players: int,
-                    options: dict[str, Any] | None) -> dict[str, Any]:
+    async def _run(self, command: Callable[..., T], *args: Any) -> T:
+        return await to_thread.run_sync(command, *args)
+
+    async def _changed(self, room_id: int) -> None:
+        await self.rooms.hub.publish(LobbyChanged(room_id))
+
+    # -- reading ---------------------------------------------------------------------------
+
+    async def get_room(self, room_id: int) -> dict[str, Any]:
+        return await self._run(self._get_room, room_id)
+
+    def _get_room(self, room_id: int) -> dict[str, Any]:
+        with self.session() as session:
+            return room_json(session, _room(session, room_id))
+
+    async def room_id_for_code(self, code: str) -> int:
+        return await self._run(self._room_id_for_code, code)
+
+    def _room_id_for_code(self, code: str) -> int:
+        with self.session() as session:
+            room = session.exec(select(Room).where(Room.code == code)).first()
+            if room is None or room.id is None:
+                raise ApiError(404, f"no room has the invite code {code[:40]!r}")
+            return room.id
+
+    async def list_rooms(self) -> list[dict[str, Any]]:
+        return await self._run(self._list_rooms)
+
+    def _list_rooms(self) -> list[dict[str, Any]]:
+        with self.session() as session:
+            rooms = session.exec(select(Room).where(col(Room.status).in_(("lobby", "playing")))
+                                 .order_by(col(Room.id).desc()).limit(200))
+            return [room_json(session, room) for room in rooms]
+
+    # -- commands --------------------------------------------------------------------------
+
+    async def create_room(self, player: Player, game_id: str, players: int,
+                          options: dict[str, Any] | None) -> dict[str, Any]:
+        """A new room of ``game_id`` for ``players`` seats; the creator takes seat 0."""
+        return await self._run(self._create_room, player, game_id, players, options)
+
+    def _create_room(self, player: Player, game_id: str, players: int,
+                     options: dict[str, Any] | None) -> dict[str, Any]:
         try:
             game = get_game(game_id)
         except UnknownGame:
             raise ApiError(404, f"unknown game {game_id!r}; known: {', '.join(GAMES)}") from None
         if not game.min_players <= players <= game.max_players:
             raise ApiError(422, f"{game.title} is for {game.min_players}–{game.max_players} "
-                                f"players, not {players}")
+                                f"players, not {players}", field="players")
         try:
             parsed = game.Options.model_validate(options or {})
         except ValidationError as exc:
             problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}"
                                  for e in exc.errors())
-            raise ApiError(422, f"invalid options for {game.title}: {problems}") from None
+            raise ApiError(422, f"invalid options for {game.title}: {problems}",
+                           fields=sorted({".".join(map(str, e["loc"])) for e in exc.errors()})
+                           ) from None
         with self.session() as session:
             assert player.id is not None
             room = Room(code=self._new_code(session), game_id=game.id, players=players,
@@ -138,41 +193,12 @@ class Lobby:
             if session.exec(select(Room).where(Room.code == code)).first() is None:
                 return code
 
-    def get_room(self, room_id: int) -> dict[str, Any]:
-        with self.session() as session:
-            return room_json(session, _room(session, room_id))
+    async def join(self, player: Player, room_id: int, seat: int | None) -> dict[str, Any]:
+        room = await self._run(self._join, player, room_id, seat)
+        await self._changed(room_id)
+        return room
 
-    def room_id_for_code(self, code: str) -> int:
-        with self.session() as session:
-            room = session.exec(select(Room).where(Room.code == code)).first()
-            if room is None or room.id is None:
-                raise ApiError(404, f"no room has the invite code {code!r}")
-            return room.id
-
-    def list_rooms(self, statuses: tuple[str, ...] = ("lobby", "playing")) -> list[dict[str, Any]]:
-        with self.session() as session:
-            rooms = session.exec(select(Room).where(col(Room.status).in_(statuses))
-                                 .order_by(col(Room.id).desc()).limit(200))
-            return [room_json(session, room) for room in rooms]
-
-    def _free_seat(self, session: Session, room: Room, seat: int | None) -> int:
-        assert room.id is not None
-        if room.status != "lobby":
-            raise ApiError(409, f"the room is {room.status}: seats can only change before "
-                                "the start")
-        taken = {s.index for s in _seats(session, room.id)}
-        if seat is None:
-            free = [i for i in range(room.players) if i not in taken]
-            if not free:
-                raise ApiError(409, "every seat is taken")
-            return free[0]
-        if not 0 <= seat < room.players:
-            raise ApiError(404, f"there is no seat {seat}: seats are 0–{room.players - 1}")
-        if seat in taken:
-            raise ApiError(409, f"seat {seat} is taken")
-        return seat
-
-    def join(self, player: Player, room_id: int, seat: int | None) -> dict[str, Any]:
+    def _join(self, player: Player, room_id: int, seat: int | None) -> dict[str, Any]:
         with self.session() as session:
             room = _room(session, room_id, lock=True)
             if any(s.player_id == player.id for s in _seats(session, room_id)):
@@ -182,7 +208,13 @@ class Lobby:
             session.commit()
             return room_json(session, room)
 
-    def leave(self, player: Player, room_id: int) -> dict[str, Any]:
+    async def leave(self, player: Player, room_id: int) -> dict[str, Any]:
+        """Give up one's seat before the start; the last person out closes the room."""
+        room = await self._run(self._leave, player, room_id)
+        await self._changed(room_id)
+        return room
+
+    def _leave(self, player: Player, room_id: int) -> dict[str, Any]:
         with self.session() as session:
             room = _room(session, room_id, lock=True)
             mine = [s for s in _seats(session, room_id) if s.player_id == player.id]
@@ -202,25 +234,33 @@ class Lobby:
             session.commit()
             return room_json(session, room)
 
-    def _require_seated(self, session: Session, player: Player, room_id: int) -> None:
-        if not any(s.player_id == player.id for s in _seats(session, room_id)):
-            raise ApiError(403, "only a player seated in this room may do that")
+    async def add_bot(self, player: Player, room_id: int, seat: int | None,
+                      level: str | None) -> dict[str, Any]:
+        room = await self._run(self._add_bot, player, room_id, seat, level)
+        await self._changed(room_id)
+        return room
 
-    def add_bot(self, player: Player, room_id: int, seat: int | None,
-                level: str | None) -> dict[str, Any]:
-        level = level or "bot"
-        if level not in BOT_LEVELS:
-            raise ApiError(422, f"unknown bot level {level!r}; choose one of "
-                                f"{', '.join(BOT_LEVELS)}")
+    def _add_bot(self, player: Player, room_id: int, seat: int | None,
+                 level: str | None) -> dict[str, Any]:
         with self.session() as session:
             room = _room(session, room_id, lock=True)
+            game = get_game(room.game_id)
+            bot = game.bot(level) if level is not None else game.bots[0]
+            if bot is None:
+                raise ApiError(422, f"unknown bot level {level!r}; choose one of "
+                                    f"{', '.join(b.id for b in game.bots)}")
             self._require_seated(session, player, room_id)
             index = self._free_seat(session, room, seat)
-            session.add(Seat(room_id=room_id, index=index, bot_level=level))
+            session.add(Seat(room_id=room_id, index=index, bot_level=bot.id))
             session.commit()
             return room_json(session, room)
 
-    def remove_bot(self, player: Player, room_id: int, seat: int) -> dict[str, Any]:
+    async def remove_bot(self, player: Player, room_id: int, seat: int) -> dict[str, Any]:
+        room = await self._run(self._remove_bot, player, room_id, seat)
+        await self._changed(room_id)
+        return room
+
+    def _remove_bot(self, player: Player, room_id: int, seat: int) -> dict[str, Any]:
         with self.session() as session:
             room = _room(session, room_id, lock=True)
             self._require_seated(session, player, room_id)
@@ -234,8 +274,16 @@ class Lobby:
             session.commit()
             return room_json(session, room)
 
-    def start(self, player: Player, room_id: int) -> dict[str, Any]:
-        """Deal the game: every seat must be taken. The seed is drawn here and stored."""
+    async def start(self, player: Player, room_id: int) -> dict[str, Any]:
+        """Deal the game once every seat is taken; the room service takes it from there."""
+        room = await self._run(self._start, player, room_id)
+        await self.rooms.started(room_id)
+        await self._changed(room_id)
+        return room
+
+    def _start(self, player: Player, room_id: int) -> dict[str, Any]:
+        """Every seat must be taken. The seed is drawn here (``SEED_BITS`` from ``secrets``)
+        and stored with the dealt state."""
         with self.session() as session:
             room = _room(session, room_id, lock=True)
             self._require_seated(session, player, room_id)
@@ -246,11 +294,33 @@ class Lobby:
                 raise ApiError(409, f"{free} seat{'s are' if free > 1 else ' is'} still free: "
                                     "invite friends or add bots")
             game = get_game(room.game_id)
-            seed = secrets.randbits(31)
+            seed = secrets.randbits(SEED_BITS)
             state = game.setup(room.players, game.Options.model_validate(room.options), seed)
             assert room.id is not None
-            session.add(Game(room_id=room.id, seed=seed, state=game.dump(state), version=0))
+            session.add(Game(room_id=room.id, seed=str(seed), state=game.dump(state), version=0))
             room.status = "playing"
             session.add(room)
             session.commit()
             return room_json(session, room)
+
+    def _free_seat(self, session: Session, room: Room, seat: int | None) -> int:
+        assert room.id is not None
+        if room.status != "lobby":
+            raise ApiError(409, f"the room is {room.status}: seats can only change before "
+                                "the start")
+        taken = {s.index for s in _seats(session, room.id)}
+        if seat is None:
+            free = [i for i in range(room.players) if i not in taken]
+            if not free:
+                raise ApiError(409, "every seat is taken")
+            return free[0]
+        if not 0 <= seat < room.players:
+            raise ApiError(404, f"there is no seat {seat}: seats are 0–{room.players - 1}")
+        if seat in taken:
+            raise ApiError(409, f"seat {seat} is taken")
+        return seat
+
+    @staticmethod
+    def _require_seated(session: Session, player: Player, room_id: int) -> None:
+        if not any(s.player_id == player.id for s in _seats(session, room_id)):
+            raise ApiError(403, "only a player seated in this room may do that")

@@ -5,41 +5,35 @@ RFC 6902 patches of that view after every change (:mod:`app.realtime.diff`), mov
 from the client, errors as ``{"type": "error", "status", "detail"}``. Before the game starts it
 sends ``lobby`` messages.
 
-``/ws/rooms/{id}/html`` feeds htmx's ws extension: after each change it pushes only the table
-regions whose HTML changed for that seat, as out-of-band fragments.
-
-Each connection keeps what it last sent; the room's views, patches and fragments are computed
-once per version and seat and shared by every connection of that seat.
+Each connection keeps what it last sent; the room's views and patch messages are computed once
+per version and seat and shared by every connection of that seat (:mod:`app.realtime.feed`).
+The htmx socket (``/ws/rooms/{id}/html``) lives with the pages, in :mod:`app.web.live`, and
+uses the same room feed.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 import marshal
 import time
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 from anyio import to_thread
 from fastapi import WebSocket, WebSocketDisconnect
-from jinja2 import Environment
-from sqlalchemy.exc import OperationalError
-from starlette.routing import Router, WebSocketRoute
 from starlette.websockets import WebSocketState
 
 from app.db import json_dumps
-from app.errors import ApiError
+from app.errors import ApiError, error_of
 from app.identity import player_for_token, token_from
-from app.lobby.pages import lobby_fragment
 from app.lobby.service import Lobby
 from app.models import MAX_ID, Player
 from app.realtime.diff import diff
-from app.realtime.hub import LOBBY_CHANGED, Hub
-from app.rooms.service import LoadedGame, RoomService
-from app.web.render import oob, render_regions
+from app.realtime.feed import Feeds, RoomFeed
+from app.rooms.events import RoomEvent
+from app.rooms.service import RoomService
+from app.rooms.table import Table
 
 log = logging.getLogger("canopy.realtime")
 
@@ -68,7 +62,7 @@ def is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-async def _identify(ws: WebSocket) -> Player | None:
+async def identify(ws: WebSocket) -> Player | None:
     """The connecting player (token from header, ``?token=`` or cookie); 401 if unknown."""
     token = token_from(dict(ws.headers), dict(ws.cookies), ws.query_params.get("token"))
     if token is None:
@@ -81,7 +75,7 @@ async def _identify(ws: WebSocket) -> Player | None:
 
 async def _room_json(ws: WebSocket, room_id: int) -> dict[str, Any]:
     lobby: Lobby = ws.app.state.lobby
-    return await to_thread.run_sync(lobby.get_room, room_id)
+    return await lobby.get_room(room_id)
 
 
 class Connection:
@@ -109,89 +103,30 @@ class Connection:
     async def refuse(self, exc: ApiError) -> None:
         """The error frame, then the close (code 4000 + status)."""
         await self.error(exc)
-        await _close_for(self.ws, exc)
+        await close_for(self.ws, exc)
 
 
-async def _close_for(ws: WebSocket, exc: ApiError) -> None:
+async def close_for(ws: WebSocket, exc: ApiError) -> None:
     """Close with code 4000 + the HTTP status and the reason (a close frame holds little)."""
     await ws.close(code=4000 + exc.status, reason=exc.detail[:120])
 
 
-def _patch_message(loaded: LoadedGame, from_version: int, old: bytes, seat: int | None) -> str:
+def _patch_message(feed: RoomFeed, table: Table, from_version: int, old: bytes,
+                   seat: int | None) -> str:
     """The patch from the seat's view at ``from_version`` (``old``, marshal bytes) to the
     current version, as JSON text: computed once per seat and versions, shared by the seat's
     sockets."""
-    key = (seat, from_version)
-    message = loaded.patches.get(key)
+    shared = feed.shared(table.version)
+    key = ("patch", seat, from_version)
+    message: str | None = shared.get(key)
     if message is None:
-        new = loaded.view(seat)
-        ops = [] if old == loaded.view_data(seat) else diff(marshal.loads(old), new)
-        message = json_dumps({"type": "patch", "from": from_version, "to": loaded.version,
-                              "ops": ops, "active_seats": loaded.active(),
-                              "result": loaded.result_json()})
-        loaded.patches[key] = message
+        new = table.view(seat)
+        ops = [] if old == table.view_data(seat) else diff(marshal.loads(old), new)
+        message = json_dumps({"type": "patch", "from": from_version, "to": table.version,
+                              "ops": ops, "active_seats": table.active(),
+                              "statuses": table.statuses(), "result": table.result_json()})
+        shared[key] = message
     return message
-
-
-class RoomFeed:
-    """One room's change notifications for this process's JSON sockets: a single hub
-    subscription and task per room brings each of the room's sockets up to date in turn.
-
-    (A task and a queue per socket, each re-armed on every move, cost three more task switches
-    per move and a dozen objects per socket and move that lived until the next move — enough
-    to keep CPython's cycle collector busy at 500 rooms.)"""
-
-    def __init__(self, room_id: int) -> None:
-        self.room_id = room_id
-        self.members: dict[Connection, Callable[[], Awaitable[None]]] = {}
-        self.ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self.task: asyncio.Task[None] | None = None
-
-    @staticmethod
-    def enter(ws: WebSocket, room_id: int, conn: Connection,
-              catch_up: Callable[[], Awaitable[None]]) -> RoomFeed:
-        """Add the socket to its room's feed, started if needed; await ``ready`` before the
-        first catch-up, and call ``leave`` in any case."""
-        feeds: dict[int, RoomFeed] = ws.app.state.room_feeds
-        feed = feeds.get(room_id)
-        if feed is None:
-            feed = feeds[room_id] = RoomFeed(room_id)
-            feed.task = asyncio.create_task(feed._run(ws.app.state.hub, feeds))
-        feed.members[conn] = catch_up
-        return feed
-
-    def leave(self, feeds: dict[int, RoomFeed], conn: Connection) -> None:
-        self.members.pop(conn, None)
-        if not self.members:
-            if feeds.get(self.room_id) is self:
-                del feeds[self.room_id]
-            if self.task is not None:
-                self.task.cancel()
-
-    async def _run(self, hub: Hub, feeds: dict[int, RoomFeed]) -> None:
-        try:
-            async with hub.subscribe(self.room_id) as queue:
-                self.ready.set_result(None)
-                while True:
-                    await queue.get()
-                    for conn, catch_up in list(self.members.items()):
-                        try:
-                            await catch_up()
-                        except (WebSocketDisconnect, RuntimeError):
-                            pass  # the socket is gone: its reader ends it
-                        except Exception:
-                            log.exception("socket of room %s failed", self.room_id)
-                            with contextlib.suppress(Exception):
-                                await conn.ws.close(code=1011)
-        except BaseException as exc:  # cancelled (no member left), or the hub failed
-            if not self.ready.done():
-                if isinstance(exc, Exception):
-                    self.ready.set_exception(exc)
-                else:
-                    self.ready.cancel()
-            if feeds.get(self.room_id) is self:
-                del feeds[self.room_id]
-            raise
 
 
 class GameSocket:
@@ -205,6 +140,10 @@ class GameSocket:
         self.settings = ws.app.state.settings
         self.room_id = room_id
         self.player_id = player_id
+        self.feed: RoomFeed | None = None
+
+    async def on_event(self, _: RoomEvent) -> None:
+        await self.catch_up()
 
     async def catch_up(self) -> None:
         async with self.conn.catch_up_lock:
@@ -214,39 +153,40 @@ class GameSocket:
         """Send the snapshot (first time) or the patch up to the current version."""
         conn = self.conn
         try:
-            loaded = await self.rooms.loaded(self.room_id)
+            table = await self.rooms.table(self.room_id)
         except ApiError:  # not started: the lobby is all there is to see
             try:
                 room = await _room_json(self.ws, self.room_id)
             except ApiError as exc:
                 # The room was closed (its last player left): say so and close, as for an
-                # unknown room. This ended the writer task with a logged traceback and dropped
-                # the connection without a close frame.
+                # unknown room.
                 await conn.refuse(exc)
                 return
             await conn.send({"type": "lobby", "room": room})
             return
-        seat = loaded.seat_of(self.player_id)
+        seat = table.seat_of(self.player_id)
         if conn.view is None or conn.version is None:
-            view = loaded.view(seat)
-            conn.view, conn.version = loaded.view_data(seat), loaded.version
-            await conn.send({"type": "snapshot", "version": loaded.version, "view": view,
-                             "active_seats": loaded.active(), "your_seat": seat,
-                             "result": loaded.result_json()})
-        elif conn.version != loaded.version:
-            message = _patch_message(loaded, conn.version, conn.view, seat)
-            conn.view, conn.version = loaded.view_data(seat), loaded.version
+            view = table.view(seat)
+            conn.view, conn.version = table.view_data(seat), table.version
+            await conn.send({"type": "snapshot", "version": table.version, "view": view,
+                             "active_seats": table.active(), "statuses": table.statuses(),
+                             "your_seat": seat, "result": table.result_json()})
+        elif conn.version != table.version:
+            assert self.feed is not None
+            message = _patch_message(self.feed, table, conn.version, conn.view, seat)
+            conn.view, conn.version = table.view_data(seat), table.version
             await conn.send(message)
 
     async def resync(self, since: Any) -> None:
-        loaded = await self.rooms.loaded(self.room_id)
-        if not is_int(since) or not 0 <= since <= loaded.version:
-            raise ApiError(422, f"resync 'since' must be a version from 0 to {loaded.version}")
-        seat = loaded.seat_of(self.player_id)
-        old = await to_thread.run_sync(self.rooms.view_at, loaded, seat, since)
+        table = await self.rooms.table(self.room_id)
+        if not is_int(since) or not 0 <= since <= table.version:
+            raise ApiError(422, f"resync 'since' must be a version from 0 to {table.version}")
+        seat = table.seat_of(self.player_id)
+        old = await self.rooms.view_at(table, seat, since)
         async with self.conn.catch_up_lock:
-            message = _patch_message(loaded, since, marshal.dumps(old), seat)
-            self.conn.view, self.conn.version = loaded.view_data(seat), loaded.version
+            assert self.feed is not None
+            message = _patch_message(self.feed, table, since, marshal.dumps(old), seat)
+            self.conn.view, self.conn.version = table.view_data(seat), table.version
             await self.conn.send(message)
 
     async def handle(self, raw: str) -> None:
@@ -301,19 +241,13 @@ class GameSocket:
                 if raw is None:
                     raise ApiError(422, "binary frames are not understood: send JSON as text")
                 await self.handle(raw)
-            except ApiError as exc:
-                await conn.error(exc)
             except WebSocketDisconnect:  # gone while we answered: the end, not a failure
                 raise
-            except OperationalError:  # as over REST: 503, try again
-                log.warning("database busy on the socket of room %s", self.room_id)
-                await conn.error(ApiError(503, "the database is busy; try again"))
-            except Exception:  # a bug must not end the player's socket without a word
-                log.exception("message on the socket of room %s failed", self.room_id)
-                await conn.error(ApiError(500, "the server failed to handle that message"))
+            except Exception as exc:  # refusals, a busy database, a bug: an error frame
+                await conn.error(error_of(exc, f"the socket of room {self.room_id}"))
 
 
-def _room_id(ws: WebSocket) -> int:
+def room_id_of(ws: WebSocket) -> int:
     """The room id of the socket's path; 404 if it is not one (ids are positive integers)."""
     text: str = ws.path_params["room_id"]
     if not (text.isascii() and text.isdigit() and len(text) <= 19) or not 0 < int(text) <= MAX_ID:
@@ -325,8 +259,8 @@ async def game_socket(ws: WebSocket) -> None:
     """``/ws/rooms/{room_id}``: the JSON protocol for API clients (DESIGN.md §5)."""
     await ws.accept()
     try:
-        room_id = _room_id(ws)
-        player = await _identify(ws)
+        room_id = room_id_of(ws)
+        player = await identify(ws)
         rooms: RoomService = ws.app.state.rooms
         if rooms.cached(room_id) is None:  # a game in memory: its room exists
             await _room_json(ws, room_id)  # 404 for an unknown room
@@ -335,9 +269,10 @@ async def game_socket(ws: WebSocket) -> None:
         return
     socket = GameSocket(ws, room_id, player.id if player else None)
     del player  # the row itself is not kept for the socket's hours, only the id
-    feed = RoomFeed.enter(ws, room_id, socket.conn, socket.catch_up)
+    feeds: Feeds = ws.app.state.feeds
+    socket.feed = feeds.join(room_id, ws, socket.on_event)
     try:
-        await asyncio.shield(feed.ready)  # subscribed before the first catch-up: none missed
+        await asyncio.shield(socket.feed.ready)  # subscribed before the first catch-up
         await socket.catch_up()
         await socket.read()
     except (WebSocketDisconnect, RuntimeError):
@@ -345,71 +280,4 @@ async def game_socket(ws: WebSocket) -> None:
     except Exception:
         log.exception("socket of room %s failed", room_id)
     finally:
-        feed.leave(ws.app.state.room_feeds, socket.conn)
-
-
-async def html_socket(ws: WebSocket) -> None:
-    """``/ws/rooms/{room_id}/html``: pushes the changed table regions of the caller's seat as
-    htmx out-of-band fragments."""
-    await ws.accept()
-    conn = Connection(ws)
-    rooms: RoomService = ws.app.state.rooms
-    hub: Hub = ws.app.state.hub
-    env: Environment = ws.app.state.env
-    try:
-        room_id = _room_id(ws)
-        player = await _identify(ws)
-    except ApiError as exc:
-        await _close_for(ws, exc)  # no error frame: htmx would take it for HTML
-        return
-    player_id = player.id if player else None
-    sent: dict[str, str] = {}
-
-    async def push(event: int) -> None:
-        if event == LOBBY_CHANGED:
-            await conn.send(await lobby_fragment(ws.app, room_id, player_id))
-            return
-        try:
-            loaded = await rooms.loaded(room_id)
-        except ApiError:
-            return
-        regions = _regions_cached(env, loaded, loaded.seat_of(player_id))
-        changed = {name: html for name, html in regions.items() if sent.get(name) != html}
-        if changed:
-            sent.update(changed)
-            await conn.send(oob(changed))
-
-    async def reader() -> None:
-        while True:  # the page sends nothing we act on; reading notices the close
-            if (await ws.receive())["type"] == "websocket.disconnect":
-                return
-
-    async def writer(queue: asyncio.Queue[int]) -> None:
-        while True:
-            await push(await queue.get())
-
-    async with hub.subscribe(room_id) as queue:
-        await push(0)  # the page may be older than the socket: bring every region up to date
-        tasks = [asyncio.create_task(reader()), asyncio.create_task(writer(queue))]
-        try:
-            await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            for task in tasks:
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await task
-
-
-def _regions_cached(env: Environment, loaded: LoadedGame, seat: int | None) -> dict[str, str]:
-    """Regions rendered once per (room, seat, version), shared by that seat's browsers."""
-    regions = loaded.regions.get(seat)
-    if regions is None:
-        regions = loaded.regions[seat] = render_regions(env, loaded, seat)
-    return regions
-
-
-#: The socket endpoints. They are served past the HTTP middleware stack (``app.main.Canopy``):
-#: a socket lives for hours, and every middleware layer would keep a coroutine frame alive for
-#: all that time (12 KiB and 70 objects for the cycle collector per socket) to do nothing for it.
-socket_routes = Router(routes=[WebSocketRoute("/ws/rooms/{room_id}", game_socket),
-                               WebSocketRoute("/ws/rooms/{room_id}/html", html_socket)])
+        feeds.leave(socket.feed, ws)

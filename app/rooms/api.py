@@ -2,14 +2,23 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Depends, Request
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.deps import Caller, MaybeCaller, RoomsDep
+from app.identity import Caller, MaybeCaller
+from app.rooms.service import RoomService
 
 router = APIRouter(prefix="/api/rooms", tags=["games"])
+
+
+def get_rooms(request: Request) -> RoomService:
+    rooms: RoomService = request.app.state.rooms
+    return rooms
+
+
+RoomsDep = Annotated[RoomService, Depends(get_rooms)]
 
 
 class MoveRequest(BaseModel):
@@ -21,14 +30,15 @@ class MoveRequest(BaseModel):
 
 @router.get("/{room_id}/state")
 async def state(room_id: int, rooms: RoomsDep, player: MaybeCaller) -> dict[str, Any]:
-    """Your view of the game (a spectator's view without a seat)."""
+    """Your view of the game (a spectator's view without a seat), who is to act and what each
+    seat is doing."""
     return await rooms.state_for(room_id, player.id if player else None)
 
 
 @router.get("/{room_id}/moves")
 async def legal_moves(room_id: int, rooms: RoomsDep, player: Caller) -> dict[str, Any]:
-    """Every legal move for your seat now (empty when it is not your turn)."""
-    return await rooms.moves_for(room_id, player.id or 0)
+    """Every legal move for your seat now (empty when the game does not wait for you)."""
+    return await rooms.moves_for(room_id, player.id)
 
 
 @router.post("/{room_id}/moves")

@@ -1,4 +1,4 @@
-// Canopy's small glue: copy buttons, the player-count picker, and keyboard shortcuts.
+// Canopy's small glue: copy buttons and the flash message's timer.
 // Everything that matters works without it; the rules live on the server.
 (function () {
   "use strict";
@@ -13,20 +13,6 @@
       }
     }
   });
-
-  // Keep the "players" select within the chosen game's range.
-  function syncPlayers() {
-    var chosen = document.querySelector('input[name="game"]:checked');
-    var select = document.getElementById("players");
-    if (!chosen || !select) return;
-    var min = +chosen.dataset.min, max = +chosen.dataset.max;
-    Array.prototype.forEach.call(select.options, function (o) {
-      o.disabled = +o.value < min || +o.value > max;
-    });
-    if (select.selectedOptions[0] && select.selectedOptions[0].disabled) select.value = String(Math.max(min, 2 <= max ? 2 : min));
-  }
-  document.addEventListener("change", function (e) { if (e.target.name === "game") syncPlayers(); });
-  document.addEventListener("DOMContentLoaded", syncPlayers);
 
   // A move's error message clears itself after a while.
   document.addEventListener("htmx:afterSwap", function (e) {

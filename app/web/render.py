@@ -1,14 +1,14 @@
-"""Jinja2 set-up and the table's regions.
+"""Jinja2 set-up, the table's regions and the lobby's options form.
 
 Templates render from a seat's *view* only — never from the state — so a page cannot show what
 the view hides (DESIGN.md §5). Each game's template defines its regions as blocks; a region is
-one element whose ``id`` is the block's name. After a move, browsers receive only the regions
-whose HTML changed, as ``hx-swap-oob`` fragments (``<div id="hand" hx-swap-oob="innerHTML">``).
+one element whose ``id`` is the region's id (:class:`app.games.base.Region`). After a move,
+browsers receive only the regions whose HTML changed, as ``hx-swap-oob`` fragments
+(``<div id="hand" hx-swap-oob="innerHTML">``).
 """
 
 from __future__ import annotations
 
-import inspect
 import json
 from pathlib import Path
 from typing import Any
@@ -18,13 +18,15 @@ from jinja2_fragments import render_block
 from markupsafe import Markup
 
 from app.config import Settings
+from app.games.base import MAX_SEATS, GameSpec, Region
 from app.games.registry import GAMES
-from app.rooms.service import LoadedGame
+from app.rooms.table import Table
 
 APP_DIR = Path(__file__).resolve().parent.parent
 
-#: Regions of the room page that every game shares (seats bar, log, flash message).
-PLATFORM_REGIONS = ("seats", "log")
+#: Regions of the room page that every game shares (seats bar, log).
+PLATFORM_REGIONS = (Region("seats", "seats"), Region("log", "log"))
+PLATFORM_TEMPLATE = "table_regions.html"
 
 HTMX_VERSION = "2.0.11"
 HTMX_WS_VERSION = "2.0.4"
@@ -37,54 +39,61 @@ HTMX_CDN = {
 HTMX_LOCAL = {"htmx": ("/static/vendor/htmx.min.js", None),
               "ws": ("/static/vendor/ws.min.js", None)}
 
-
-def game_template_dir(game: object) -> Path:
-    """A game's ``templates/`` folder, beside its package's ``__init__``."""
-    return Path(inspect.getfile(type(game))).resolve().parent / "templates"
+#: A second cue beside each seat's colour (colour-blind players, print): a letter per seat.
+SEAT_LETTERS = "ABCDE"
 
 
 def make_environment(settings: Settings) -> Environment:
     loader = ChoiceLoader([
         FileSystemLoader(APP_DIR / "templates"),
-        PrefixLoader({gid: FileSystemLoader(game_template_dir(g)) for gid, g in GAMES.items()}),
+        PrefixLoader({gid: FileSystemLoader(g.folder / "templates") for gid, g in GAMES.items()}),
     ])
     env = Environment(loader=loader, autoescape=select_autoescape(["html"]),
                       trim_blocks=True, lstrip_blocks=True)
     env.globals["htmx"] = HTMX_LOCAL if settings.htmx_source == "local" else HTMX_CDN
+    env.globals["seat_letters"] = SEAT_LETTERS
+    env.globals["max_seats"] = MAX_SEATS
     env.filters["tojson_attr"] = lambda value: json.dumps(value, separators=(",", ":"))
     env.globals["move_json"] = lambda value: Markup.escape(
         json.dumps(value, separators=(",", ":")))
     return env
 
 
-def table_context(loaded: LoadedGame, seat: int | None) -> dict[str, Any]:
+def table_context(table: Table, seat: int | None) -> dict[str, Any]:
     """Everything a game template may use: the seat's view, its legal moves and the room."""
-    active = loaded.active()
-    legal = (loaded.game.legal_moves(loaded.state, seat)
+    active = table.active()
+    legal = (table.game.legal_moves(table.state, seat)
              if seat is not None and seat in active else [])
     return {
-        "room_id": loaded.room_id,
-        "game": loaded.game,
-        "view": loaded.view(seat),
+        "room_id": table.room_id,
+        "game": table.game,
+        "view": table.view(seat),
         "seat": seat,
-        "names": loaded.names,
-        "bots": loaded.seat_bots,
+        "names": table.names,
+        "bots": table.seat_bots,
         "active": active,
+        "statuses": table.statuses(),
         "legal": legal,
-        "version": loaded.version,
-        "result": loaded.result_json(),
-        "log": loaded.log_for(seat)[-60:],
-        "finished": loaded.finished,
+        "version": table.version,
+        "result": table.result_json(),
+        "log": table.log_for(seat)[-60:],
+        "finished": table.finished,
     }
 
 
-def render_regions(env: Environment, loaded: LoadedGame, seat: int | None) -> dict[str, str]:
-    """Every region's HTML for that seat at the current version."""
-    ctx = table_context(loaded, seat)
-    regions = {name: render_block(env, "table_regions.html", name, **ctx)
-               for name in PLATFORM_REGIONS}
-    for name in loaded.game.regions:
-        regions[name] = render_block(env, loaded.game.template, name, **ctx)
+def render_region(env: Environment, template: str, region: Region, ctx: dict[str, Any]) -> str:
+    if region.seat is None:
+        return render_block(env, template, region.block, **ctx)
+    return render_block(env, template, region.block, **ctx, region_seat=region.seat)
+
+
+def render_regions(env: Environment, table: Table, seat: int | None) -> dict[str, str]:
+    """Every region's HTML for that seat at the current version, by element id."""
+    ctx = table_context(table, seat)
+    regions = {region.id: render_region(env, PLATFORM_TEMPLATE, region, ctx)
+               for region in PLATFORM_REGIONS}
+    for region in table.game.regions(table.players):
+        regions[region.id] = render_region(env, table.game.template, region, ctx)
     return regions
 
 
@@ -92,3 +101,75 @@ def oob(regions: dict[str, str]) -> str:
     """The regions as out-of-band swaps, each replacing the inside of its element."""
     return "".join(f'<div id="{name}" hx-swap-oob="innerHTML">{html}</div>'
                    for name, html in regions.items())
+
+
+# -- the options form -----------------------------------------------------------------------
+
+
+def _resolve(schema: dict[str, Any], prop: dict[str, Any]) -> dict[str, Any]:
+    """A property of a pydantic JSON schema with its ``$ref`` (an Enum class) followed."""
+    ref = prop.get("$ref") or next((p["$ref"] for p in prop.get("allOf", ()) if "$ref" in p),
+                                   None)
+    if ref is None:
+        return prop
+    target = schema.get("$defs", {}).get(ref.rsplit("/", 1)[-1], {})
+    return {**target, **{k: v for k, v in prop.items() if k not in ("$ref", "allOf")}}
+
+
+def option_fields(game: GameSpec) -> list[dict[str, Any]]:
+    """The game's options as form fields, from its ``Options`` JSON schema: a checkbox for a
+    yes/no, a select for a choice, a number with its bounds, a text field otherwise. A field's
+    ``title`` is its label, ``description`` its help; a choice may name its values in
+    ``json_schema_extra={"labels": {value: label}}``."""
+    schema = game.Options.model_json_schema()
+    fields = []
+    for name, raw in schema.get("properties", {}).items():
+        prop = _resolve(schema, raw)
+        field: dict[str, Any] = {
+            "name": name, "label": prop.get("title", name.replace("_", " ").capitalize()),
+            "help": prop.get("description", ""), "default": prop.get("default"),
+        }
+        labels = prop.get("labels", {})
+        if prop.get("type") == "boolean":
+            field["kind"] = "checkbox"
+        elif "enum" in prop:
+            field["kind"] = "select"
+            field["choices"] = [(value, labels.get(str(value), str(value)))
+                                for value in prop["enum"]]
+        elif prop.get("type") in ("integer", "number"):
+            field["kind"] = "number"
+            field["min"] = prop.get("minimum", prop.get("exclusiveMinimum"))
+            field["max"] = prop.get("maximum", prop.get("exclusiveMaximum"))
+            field["step"] = 1 if prop["type"] == "integer" else "any"
+        else:
+            field["kind"] = "text"
+        fields.append(field)
+    return fields
+
+
+def options_from_form(game: GameSpec, form: dict[str, list[str]]) -> dict[str, Any]:
+    """The options a lobby form sent (fields ``opt-<game>-<name>``; a checkbox sends a hidden
+    "false" before its "true", so its last value counts). Values stay text: the game's
+    ``Options`` model converts and checks them, and names a bad field."""
+    options: dict[str, Any] = {}
+    for field in option_fields(game):
+        values = form.get(f"opt-{game.id}-{field['name']}")
+        if values and values[-1] != "":
+            options[field["name"]] = values[-1]
+    return options
+
+
+def options_chosen(game: GameSpec, options: dict[str, Any]) -> list[tuple[str, str]]:
+    """A room's options as (label, value) for people to read."""
+    chosen = []
+    for field in option_fields(game):
+        value = options.get(field["name"], field["default"])
+        if field["kind"] == "checkbox":
+            shown = "yes" if value else "no"
+        elif field["kind"] == "select":
+            shown = dict((str(v), label) for v, label in field["choices"]).get(str(value),
+                                                                              str(value))
+        else:
+            shown = str(value)
+        chosen.append((field["label"], shown))
+    return chosen

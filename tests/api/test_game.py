@@ -120,7 +120,7 @@ def test_a_whole_game_through_the_api_replays_to_the_stored_state(players, app):
         room = session.get(Room, rid)
         moves = session.exec(select(Move).where(Move.game_id == row.id).order_by(Move.seq)).all()
     game = get_game(room.game_id)
-    state = game.setup(room.players, game.Options(), row.seed)
+    state = game.setup(room.players, game.Options(), int(row.seed))
     for move in moves:
         state = game.apply(state, move.seat, move.move)
     assert [m.seq for m in moves] == list(range(1, row.version + 1))

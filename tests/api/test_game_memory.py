@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 
 from app.config import Settings
 from app.main import create_app
-from app.realtime.hub import MemoryHub
+from app.rooms.events import MemoryHub
 from app.rooms.service import RoomService
 from tests.conftest import Player, started_room
 
@@ -87,8 +87,8 @@ def test_a_bot_overtaken_by_another_process_reloads_and_plays_on(settings):
 
         async def other_process_moves_for_the_bot() -> int:
             other = RoomService(app.state.engine, MemoryHub(), bot_delay=0)
-            loaded = await other.loaded(rid)
-            move = loaded.game.legal_moves(loaded.state, 1)[0]
+            table = await other.table(rid)
+            move = table.game.legal_moves(table.state, 1)[0]
             return await other.play(rid, None, move, 4, bot_seat=1)
 
         assert asyncio.run(other_process_moves_for_the_bot()) == 5

@@ -79,7 +79,7 @@ def test_solo_game_against_the_automa(server: str, browser) -> None:
     page = ctx.new_page()
     sit_down(page, server, "Sol")
     page.check("input[name=game][value=evergreen]")
-    page.select_option("#players", "1")
+    page.select_option("#players-evergreen", "1")
     page.click("text=Create the table")
     page.click("text=Start the game")
     page.wait_for_selector(".ev")

@@ -175,6 +175,6 @@ def test_a_step_on_one_planet_pushes_that_planet_and_the_status_only(players, cl
         ws.receive_text()  # every region once
         ana.post(f"/api/rooms/{rid}/moves", {"move": first_step(ana, rid)})
         update = ws.receive_text()
-        assert 'id="planet0"' in update and 'id="status"' in update
-        for untouched in ("planet1", "row", "fertility", "tracks"):
+        assert 'id="planet-0"' in update and 'id="status"' in update
+        for untouched in ("planet-1", "row", "fertility", "tracks"):
             assert f'id="{untouched}"' not in update, untouched

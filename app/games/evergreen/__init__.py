@@ -1,72 +1,58 @@
-"""Evergreen (Hjalmar Hach, Horrible Guild) for 1-4 players: the ``GAME`` value.
+"""Evergreen (Hjalmar Hach, Horrible Guild) for 1-4 players: the ``GAME`` declaration.
 
-It implements :class:`app.games.base.Game` by delegating to the pure modules: ``rules``
-(setup, moves, apply, result, dump/load — spec §2, §3), ``views`` (views and events — MOV-2,
-MOV-6) and ``bot``. Component data lives in ``data`` and is RECONSTRUCTED (spec §1 banner).
+The pure modules do the work: ``rules`` (setup, moves, apply, result, dump/load — spec §2,
+§3), ``views`` (views, events, seat status and the hidden information — MOV-2, MOV-6) and
+``bot``. Component data lives in ``data`` and is RECONSTRUCTED (spec §1 banner).
 """
 
 from __future__ import annotations
 
-import random
-from typing import Any
+from pathlib import Path
 
-from pydantic import BaseModel
+from app.games.base import RANDOM_BOT, BotLevel, GameSpec, Region, SeatStatus
+from app.games.evergreen import bot, data, rules, views
+from app.games.evergreen.rules import State
 
-from app.games.base import JSON, Event, IllegalMove, Move, Result
-from app.games.evergreen import bot, rules, views
-from app.games.evergreen.rules import Options, State
-
-
-class Evergreen:
-    """The Evergreen game value (DESIGN.md §2)."""
-
-    id = "evergreen"
-    title = "Evergreen"
-    min_players = 1
-    max_players = 4
-    Options: type[BaseModel] = Options
-    summary = (
-        "Pick a biome card each round, grow a planet of trees in the light of a turning sun, "
-        "and make the biomes with your large trees fertile."
-    )
-    template = "evergreen/table.html"
-    regions = ("status", "row", "fertility", "planet0", "planet1", "planet2", "planet3",
-               "tracks", "scores")
-
-    def setup(self, players: int, options: BaseModel, seed: int) -> State:
-        return rules.setup(players, options, seed)
-
-    def active_seats(self, state: Any) -> frozenset[int]:
-        return rules.active_seats(state)
-
-    def legal_moves(self, state: Any, seat: int) -> list[Move]:
-        return rules.legal_moves(state, seat)
-
-    def apply(self, state: Any, seat: int, move: Move) -> State:
-        return rules.apply(state, seat, move)
-
-    def events(self, before: Any, seat: int, move: Move, after: Any) -> list[Event]:
-        return views.events(before, seat, move, after)
-
-    def view(self, state: Any, seat: int | None) -> JSON:
-        return views.view(state, seat)
-
-    def done_for_now(self, state: Any, seat: int) -> IllegalMove | None:
-        return rules.done_for_now(state, seat)
-
-    def result(self, state: Any) -> Result | None:
-        return rules.result(state)
-
-    def dump(self, state: Any) -> JSON:
-        return rules.dump(state)
-
-    def load(self, data: JSON) -> State:
-        return rules.load(data)
-
-    def bot_move(self, view: JSON, legal: list[Move], rng: random.Random) -> Move:
-        return bot.bot_move(view, legal, rng)
+#: Where the table is split into regions; each player's planet is one region of its own.
+SHARED_REGIONS = ("status", "row", "fertility", "tracks", "scores")
 
 
-GAME = Evergreen()
+def regions(players: int) -> tuple[Region, ...]:
+    return (*(Region(name, name) for name in SHARED_REGIONS),
+            *(Region(f"planet-{seat}", "planet", seat) for seat in range(players)))
 
-__all__ = ["GAME", "Evergreen"]
+
+def seat_status(state: State, seat: int) -> SeatStatus:
+    """MOV-2's status line; a seat that sent ``done`` has finished the phase (TIM-3)."""
+    done = rules.done_for_now(state, seat)
+    return SeatStatus(views.status(state, seat), done.rule if done is not None else "")
+
+
+GAME = GameSpec(
+    id="evergreen",
+    title="Evergreen",
+    summary="Pick a biome card each round, grow a planet of trees in the light of a turning "
+            "sun, and make the biomes with your large trees fertile.",
+    min_players=1,
+    max_players=4,
+    Options=rules.Options,
+    folder=Path(__file__).resolve().parent,
+    template="evergreen/table.html",
+    regions=regions,
+    turn_rule="MOV-1",
+    bots=(BotLevel("bot", "Bot", bot.bot_move), RANDOM_BOT),
+    data=data,
+    setup=rules.setup,
+    active_seats=rules.active_seats,
+    legal_moves=rules.legal_moves,
+    apply=rules.apply,
+    events=views.events,
+    view=views.view,
+    seat_status=seat_status,
+    result=rules.result,
+    dump=rules.dump,
+    load=rules.load,
+    conceal=views.conceal,
+)
+
+__all__ = ["GAME"]

@@ -12,7 +12,9 @@ One greedy step per call, valued by a local estimate of what a piece change is w
 Picks (SEL-3) value each row card by the best action in its biome (ACT-1…5) plus its power at
 the next track position (POW-2), so bloom is taken when its points beat growing. In the act
 phase the bot uses planting and lake powers before its action and growing powers after it
-(TIM-1), spends positive effects only, and always ends with ``done`` (TIM-3).
+(TIM-1), spends positive effects only — except the one application an activated power owes
+(POW-3: ``done`` and the action wait for it), which it makes with its best cell — never
+undoes, and always ends with ``done`` (TIM-3).
 """
 
 from __future__ import annotations
@@ -298,6 +300,10 @@ def _choose_act(view: JSON, legal: list[Move]) -> Move:
     lake_grows = [m for m in legal if m.get("by") == "lake"]
     applications = [m for m in legal if m.get("by") == "power" or m["type"] in ("bush", "lake")]
     activate = [m for m in legal if m["type"] == "power"]
+    done: Move = {"type": "done"}
+    if applications and done not in legal:
+        # POW-3: the activated power owes its first application; the best one, even if poor.
+        return max(applications, key=lambda m: _move_gain(ctx, m))
     for group in (lake_grows, applications):
         value, move = _best(ctx, group)
         if move is not None and value > 0.05:
@@ -309,8 +315,9 @@ def _choose_act(view: JSON, legal: list[Move]) -> Move:
         return move
     if activate:
         return activate[0]
-    done: Move = {"type": "done"}
-    return done if done in legal else legal[-1]
+    if done in legal:
+        return done
+    return next((m for m in legal if m["type"] != "undo"), legal[-1])
 
 
 def bot_move(view: JSON, legal: list[Move], rng: random.Random) -> Move:

@@ -113,7 +113,9 @@ class Turn:
 
     ``origin`` is the seat's board when the phase began and ``steps`` the steps made since;
     undo rebuilds the record from them. ``effects`` are the action effects (kind, cell),
-    ``actions`` the actions still consistent with them (ACT-6).
+    ``actions`` the actions still consistent with them (ACT-6). ``applied`` counts the power's
+    applications this round (POW-3; bloom's activation is its one application, POW-6; a lake's
+    grows belong to its lake and do not count).
     """
 
     origin: Board
@@ -127,6 +129,7 @@ class Turn:
     lake: Cell | None = None
     lake_grown: tuple[Cell, ...] = ()
     done: bool = False
+    applied: int = 0
 
 
 @dataclass(frozen=True)
@@ -265,20 +268,19 @@ def cleanup(
     """SEL-6…9: where the leftover card goes, by its top icon.
 
     Fertility: appended face up to its biome's pile (SEL-7). None (every wild card): discard
-    pile (SEL-8). Aridity: the newest face-up card with fertility icons of that pile turns
-    face down, then the aridity card is appended face up (SEL-9).
+    pile (SEL-8). Aridity: the last card added to that pile (its top, whatever it is) turns
+    face down if it is face up — a face-down top stays as it is, nothing deeper is touched —
+    then the aridity card is appended face up; an empty pile only receives it (SEL-9; ES «la
+    última carta añadida», DE «die zuletzt hinzugefügte Karte»).
     """
     card = CARDS[card_id]
     if card.top == "none" or card.biome == WILD:
         return zone, (*discard, card_id)
     index = BIOMES.index(card.biome)
     pile = list(zone[index])
-    if card.top == "aridity":
-        for i in range(len(pile) - 1, -1, -1):
-            other, up = pile[i]
-            if up and CARDS[other].icons > 0:
-                pile[i] = (other, False)
-                break
+    if card.top == "aridity" and pile:
+        top, _ = pile[-1]
+        pile[-1] = (top, False)
     pile.append((card_id, True))
     return (*zone[:index], tuple(pile), *zone[index + 1 :]), discard
 
@@ -547,11 +549,42 @@ def _need_growable(board: Board, cell: Cell) -> str:
     return piece
 
 
-def _step(board: Board, turn: Turn, card: Card, step: Step) -> tuple[Board, Turn]:
-    """Check and make one act-phase step of a seat (EFF, ACT, POW, TIM); no randomness."""
+def can_apply(board: Board, power: str) -> bool:
+    """POW-3: whether one application of ``power`` is legal on the seat's planet now.
+
+    Bloom has no target (POW-6); sprout, bush and lake need an empty playable cell (EFF-1,
+    EFF-3); grow_small needs a sprout, grow_large a small tree (POW-4).
+    """
+    if power == "bloom":
+        return True
+    if power in ("sprout", "bush", "lake"):
+        return any(cell not in board.planet for cell in PLAYABLE)
+    need = "sprout" if power == "grow_small" else "small"
+    return need in board.planet.values()
+
+
+def owes_application(turn: Turn) -> bool:
+    """POW-3: the power was activated (and is still open) but not yet applied once — until
+    then neither ``done`` nor an action effect (which would close the power, TIM-2) is legal."""
+    return turn.activated and not turn.power_closed and turn.applied == 0
+
+
+def _step(
+    board: Board, turn: Turn, card: Card, step: Step, replay: bool = False
+) -> tuple[Board, Turn]:
+    """Check and make one act-phase step of a seat (EFF, ACT, POW, TIM); no randomness.
+
+    ``replay`` (undo rebuilding the record, MOV-4) skips the POW-3 "at least once" checks:
+    the replayed steps were accepted when they were made, possibly by a stored game of an
+    earlier version that allowed a power with no application.
+    """
     kind, by, cell = step
     steps = (*turn.steps, step)
     if kind == "done":
+        if not replay and owes_application(turn):
+            raise IllegalMove(
+                f"apply the {card.power} power at least once before done", "POW-3"
+            )
         return board, replace(
             turn,
             steps=steps,
@@ -568,17 +601,24 @@ def _step(board: Board, turn: Turn, card: Card, step: Step) -> tuple[Board, Turn
         index = POWERS.index(card.power)
         position = min(board.tracks[index] + 1, TRACK_END)
         value = TRACKS[card.power][position]
+        if not replay and not (can_apply(board, card.power) and value > 0):
+            raise IllegalMove(
+                f"the {card.power} power has no legal application now, so it cannot be "
+                "activated",
+                "POW-3",
+            )
         tracks = (*board.tracks[:index], position, *board.tracks[index + 1 :])
         board = replace(board, tracks=tracks)
-        budget = value
-        if card.power == "bloom":
+        budget, applied = value, 0
+        if card.power == "bloom":  # POW-6: its one application, the full value at once
             board = replace(board, bloom=board.bloom + value)
-            budget = 0
+            budget, applied = 0, 1
         return board, replace(
             turn,
             steps=steps,
             activated=True,
             budget_left=budget,
+            applied=applied,
             action_closed=turn.action_closed or bool(turn.effects),
         )
     if cell is None:
@@ -586,6 +626,10 @@ def _step(board: Board, turn: Turn, card: Card, step: Step) -> tuple[Board, Turn
     if by == "action":
         if turn.action_closed and turn.activated and not turn.power_closed:
             raise IllegalMove("activating the power after the action closed the action", "TIM-2")
+        if not replay and owes_application(turn):
+            raise IllegalMove(
+                f"apply the {card.power} power at least once before the action", "POW-3"
+            )
         if kind == "plant":
             _need_empty(board, cell)
             piece = "sprout"
@@ -646,7 +690,9 @@ def _step(board: Board, turn: Turn, card: Card, step: Step) -> tuple[Board, Turn
     else:
         _need_empty(board, cell)
         piece = {"plant": "sprout", "bush": "bush", "lake": "lake"}[kind]
-    turn = replace(turn, steps=steps, budget_left=turn.budget_left - 1)
+    turn = replace(
+        turn, steps=steps, budget_left=turn.budget_left - 1, applied=turn.applied + 1
+    )
     if kind == "lake":
         turn = replace(turn, lake=cell, lake_grown=())
     return replace(board, planet=_set(board.planet, cell, piece)), turn
@@ -667,7 +713,7 @@ def _undo(board: Board, turn: Turn, card: Card) -> tuple[Board, Turn]:
     step."""
     board, rebuilt = turn.origin, Turn(origin=turn.origin)
     for step in turn.steps[:-1]:
-        board, rebuilt = _step(board, rebuilt, card, step)
+        board, rebuilt = _step(board, rebuilt, card, step, replay=True)
     return board, rebuilt
 
 
@@ -798,7 +844,8 @@ def legal_moves(state: State, seat: int) -> list[Move]:
     card = current_card(state, seat)
     planet = board.planet
     moves: list[Move] = []
-    action_open = not turn.action_closed
+    owes = owes_application(turn)
+    action_open = not turn.action_closed and not owes
     power_open = turn.activated and not turn.power_closed
     for cell in PLAYABLE:
         piece = planet.get(cell)
@@ -812,7 +859,7 @@ def legal_moves(state: State, seat: int) -> list[Move]:
             turn.actions, (*turn.effects, (effect, cell)), card.biome
         ):
             moves.append({"type": effect, "cell": list(cell), "by": "action"})
-    if not turn.activated:
+    if not turn.activated and can_apply(board, card.power):
         moves.append({"type": "power"})
     if power_open and turn.budget_left > 0:
         power = card.power
@@ -834,7 +881,8 @@ def legal_moves(state: State, seat: int) -> list[Move]:
                 moves.append({"type": "grow", "cell": list(cell), "by": "lake"})
     if turn.steps:
         moves.append({"type": "undo"})
-    moves.append({"type": "done"})
+    if not owes:
+        moves.append({"type": "done"})
     return moves
 
 
@@ -949,15 +997,26 @@ def _dump_turn(turn: Turn) -> JSON:
         "lake": _cell_json(turn.lake),
         "lake_grown": [_cell_json(cell) for cell in turn.lake_grown],
         "done": turn.done,
+        "applied": turn.applied,
     }
 
 
-def _load_turn(data: JSON) -> Turn:
+def _applied_in(steps: tuple[Step, ...], power: str) -> int:
+    """POW-3: the applications among a turn's steps (every step ``by`` the power; bloom's
+    activation is its application), for dumps written before ``applied`` was stored."""
+    if power == "bloom":
+        return 1 if any(kind == "power" for kind, _, _ in steps) else 0
+    return sum(1 for _, by, _ in steps if by == "power")
+
+
+def _load_turn(data: JSON, card: Card) -> Turn:
+    steps: tuple[Step, ...] = tuple(
+        (kind, by, None if cell is None else _cell(cell)) for kind, by, cell in data["steps"]
+    )
+    applied = data.get("applied")
     return Turn(
         origin=_load_board(data["origin"]),
-        steps=tuple(
-            (kind, by, None if cell is None else _cell(cell)) for kind, by, cell in data["steps"]
-        ),
+        steps=steps,
         effects=tuple((kind, _cell(cell)) for kind, cell in data["effects"]),
         actions=tuple(data["actions"]),
         action_closed=data["action_closed"],
@@ -967,6 +1026,7 @@ def _load_turn(data: JSON) -> Turn:
         lake=None if data["lake"] is None else _cell(data["lake"]),
         lake_grown=tuple(_cell(cell) for cell in data["lake_grown"]),
         done=data["done"],
+        applied=_applied_in(steps, card.power) if applied is None else int(applied),
     )
 
 
@@ -994,7 +1054,12 @@ def dump(state: State) -> JSON:
 
 
 def load(data: JSON) -> State:
-    """The state from :func:`dump`'s JSON."""
+    """The state from :func:`dump`'s JSON.
+
+    Dumps written before a field existed still load: a turn without ``applied`` (POW-3) gets
+    it counted from its steps.
+    """
+    fronts = tuple(tuple(front) for front in data["fronts"])
     return State(
         players=data["players"],
         seed=data["seed"],
@@ -1007,10 +1072,12 @@ def load(data: JSON) -> State:
         discard=tuple(data["discard"]),
         zone=tuple(tuple((card, bool(up)) for card, up in pile) for pile in data["zone"]),
         row=tuple(data["row"]),
-        fronts=tuple(tuple(front) for front in data["fronts"]),
+        fronts=fronts,
         first=data["first"],
         marker_holder=data["marker_holder"],
         marker_slot=data["marker_slot"],
         boards=tuple(_load_board(board) for board in data["boards"]),
-        turns=tuple(_load_turn(turn) for turn in data["turns"]),
+        turns=tuple(
+            _load_turn(turn, CARDS[fronts[seat][-1]]) for seat, turn in enumerate(data["turns"])
+        ),
     )

@@ -30,7 +30,7 @@ holds the seed or the RNG counter (MOV-6). Other seats' act-phase steps are visi
                  "cards": [ids], "card": id | null,                    # this round's card
                  "turn": null | {"effects": [{"kind", "cell"}], "actions": ["A", ...],
                                  "action_closed", "power": {"name", "activated", "closed",
-                                 "budget_left", "lake": [r, c] | null,
+                                 "budget_left", "applied", "lake": [r, c] | null,
                                  "lake_grows_used": [[r, c]]},
                                  "steps": [move], "done"},              # MOV-2
                  "done": bool, "status": "choosing" | "placing: …" | "done" | …}],
@@ -167,6 +167,7 @@ def _turn_json(turn: Turn, card: Card) -> JSON:
             "activated": turn.activated,
             "closed": turn.power_closed,
             "budget_left": turn.budget_left,
+            "applied": turn.applied,
             "lake": None if turn.lake is None else list(turn.lake),
             "lake_grows_used": [list(cell) for cell in turn.lake_grown],
         },

@@ -169,8 +169,92 @@ def test_pow_3_up_to_the_budget_anywhere():
     state = play(state, 0, pwr("grow", 0, 4), pwr("grow", 6, 1))  # snow and flowers
     assert board(state).planet == {(0, 4): "large", (6, 1): "large"}
     refused(state, 0, pwr("grow", 0, 4), "POW-3")
-    zero = play(act_state(7, {}), 0, POWER, DONE)  # zero applications: the upgrade stays
-    assert track(zero, "sprout") == 1
+    once = play(act_state(7, {}), 0, POWER, pwr("plant", 0, 4), DONE)  # 1 of 2 is enough
+    assert track(once, "sprout") == 1 and board(once).planet == {(0, 4): "sprout"}
+
+
+def test_POW_3_done_refused_before_one_application():
+    state = play(act_state(7, {}, players=2), 0, POWER)
+    assert state.turns[0].applied == 0
+    refused(state, 0, DONE, "POW-3")
+    assert DONE not in rules.legal_moves(state, 0)
+    applied = play(state, 0, pwr("plant", 0, 4))
+    assert applied.turns[0].applied == 1 and DONE in rules.legal_moves(applied, 0)
+    finished = play(applied, 0, DONE)
+    assert finished.turns[0].done and track(finished, "sprout") == 1
+
+
+def test_POW_3_action_refused_before_one_application():
+    # An action effect would close the power (TIM-2) with no application: the track would
+    # have moved for nothing.
+    state = play(act_state(7, {}), 0, POWER)
+    refused(state, 0, act("plant", 2, 7), "POW-3")
+    assert not [m for m in rules.legal_moves(state, 0) if m.get("by") == "action"]
+    state = play(state, 0, pwr("plant", 0, 4), act("plant", 2, 7))
+    assert state.turns[0].power_closed and board(state).planet[(2, 7)] == "sprout"
+
+
+def test_POW_3_power_not_activated_without_a_legal_application():
+    full = {cell: "bush" for cell in rules.PLAYABLE}
+    for card, planet in (
+        (8, {}),  # grow_small: no sprout
+        (8, {(0, 4): "small", (0, 5): "large"}),
+        (9, {(0, 4): "sprout", (0, 5): "large"}),  # grow_large: no small tree
+        (7, full),  # sprout: no empty cell
+        (10, full),  # bush
+        (11, full),  # lake
+    ):
+        state = act_state(card, planet)
+        refused(state, 0, POWER, "POW-3")
+        assert POWER not in rules.legal_moves(state, 0)
+        assert DONE in rules.legal_moves(state, 0)  # skipping the power stays legal (POW-1)
+    # a crack is no empty cell (EFF-3): one free playable cell is enough, and it is offered
+    one_left = dict(full)
+    del one_left[(4, 4)]
+    state = play(act_state(7, one_left), 0, POWER)
+    powered = [m for m in rules.legal_moves(state, 0) if m.get("by") == "power"]
+    assert powered == [pwr("plant", 4, 4)]
+    # the application may come from the action done before: grow_small after planting
+    after_action = play(act_state(8, {}), 0, act("plant", 2, 7))
+    assert POWER in rules.legal_moves(after_action, 0)
+    after_action = play(after_action, 0, POWER, pwr("grow", 2, 7))
+    assert board(after_action).planet == {(2, 7): "small"}
+    # bloom has no target: always possible (POW-6), even on a full planet
+    assert POWER in rules.legal_moves(act_state(12, full), 0)
+
+
+def test_POW_3_lake_counts_once_its_grows_do_not():
+    planet = {(0, 3): "sprout"}
+    state = play(act_state(11, planet, players=2), 0, POWER)
+    refused(state, 0, DONE, "POW-3")
+    state = play(state, 0, pwr("lake", 0, 4))
+    assert state.turns[0].applied == 1
+    assert DONE in rules.legal_moves(state, 0)  # the lake's grows are "up to 2": 0 is fine
+    state = play(state, 0, by_lake(0, 3))
+    assert state.turns[0].applied == 1
+
+
+def test_POW_3_undo_walks_back_through_the_activation():
+    state = act_state(7, {}, players=2)
+    start = rules.dump(state)
+    powered = play(state, 0, POWER)
+    applied = play(powered, 0, pwr("plant", 0, 4))
+    back = play(applied, 0, {"type": "undo"})
+    assert rules.dump(back) == rules.dump(powered)
+    assert back.turns[0].applied == 0 and DONE not in rules.legal_moves(back, 0)
+    assert {"type": "undo"} in rules.legal_moves(back, 0)
+    before = play(back, 0, {"type": "undo"})
+    assert rules.dump(before) == start and track(before, "sprout") == 0
+    assert DONE in rules.legal_moves(before, 0) and POWER in rules.legal_moves(before, 0)
+
+
+def test_POW_6_bloom_is_its_own_application_and_pays_its_full_value():
+    state = play(act_state(12, {}, players=2), 0, POWER)
+    assert state.turns[0].applied == 1 and board(state).bloom == 2
+    assert DONE in rules.legal_moves(state, 0)
+    assert [m for m in rules.legal_moves(state, 0) if m.get("by") == "action"]
+    finished = play(state, 0, DONE)
+    assert board(finished).bloom == 2  # "up to" never lowers bloom: the full value
 
 
 def test_pow_4_each_power_effect():
@@ -185,7 +269,7 @@ def test_pow_4_each_power_effect():
     bush = play(act_state(10, {}), 0, POWER, pwr("bush", 6, 1))
     assert board(bush).planet == {(6, 1): "bush"}
     # the card's power only
-    refused(play(act_state(8, {}), 0, POWER), 0, pwr("plant", 0, 4), "POW-4")
+    refused(play(act_state(8, {(0, 5): "sprout"}), 0, POWER), 0, pwr("plant", 0, 4), "POW-4")
     refused(play(act_state(7, {}), 0, POWER), 0, pwr("bush", 0, 4), "POW-4")
     refused(play(act_state(7, {}), 0, POWER), 0, pwr("lake", 0, 4), "POW-5")
     refused(act_state(7, {}), 0, pwr("plant", 0, 4), "POW-2")  # not activated
@@ -251,7 +335,7 @@ def test_tim_1_power_and_action_are_uninterrupted_blocks():
 def test_tim_2_switching_closes_the_first_block():
     state = play(act_state(7, {}), 0, act("plant", 2, 7), POWER)
     assert state.turns[0].action_closed and not state.turns[0].power_closed
-    state = play(act_state(7, {}), 0, POWER, act("plant", 2, 7))
+    state = play(act_state(7, {}), 0, POWER, pwr("plant", 0, 4), act("plant", 2, 7))
     turn = state.turns[0]
     assert turn.power_closed and turn.budget_left == 0 and not turn.action_closed
     assert not [m for m in rules.legal_moves(state, 0) if m.get("by") == "power"]

@@ -6,7 +6,8 @@ import random
 import time
 
 from app.games.base import Move
-from app.games.evergreen import GAME
+from app.games.evergreen import GAME, rules
+from app.games.evergreen.bot import bot_move
 
 
 def random_move(legal: list[Move], rng: random.Random) -> Move:
@@ -24,8 +25,8 @@ def play_game(players: int, seed: int, bots: set[int]) -> tuple[tuple[int, ...],
         seat = min(GAME.active_seats(state))
         legal = GAME.legal_moves(state, seat)
         if seat in bots:
-            move = GAME.bot_move(GAME.view(state, seat), legal, rng)
-            assert move in legal
+            move = bot_move(GAME.view(state, seat), legal, rng)
+            assert move in legal and move["type"] != "undo"
         else:
             move = random_move(legal, rng)
         state = GAME.apply(state, seat, move)
@@ -58,9 +59,46 @@ def test_bot_solo_scores_like_a_sensible_player():
         rng = random.Random(seed)
         while GAME.result(state) is None:
             legal = GAME.legal_moves(state, 0)
-            state = GAME.apply(state, 0, GAME.bot_move(GAME.view(state, 0), legal, rng))
+            state = GAME.apply(state, 0, bot_move(GAME.view(state, 0), legal, rng))
         result = GAME.result(state)
         assert result is not None
         scores.append(result.scores[0])
         assert result.details["title"] is not None
     assert sum(scores) / len(scores) > 110
+
+
+def test_POW_3_the_bot_applies_every_power_it_activates():
+    """POW-3: a bot that activated its power makes at least one application before anything
+    else, in every act phase of many games (so it never gets stuck on a refused done)."""
+    activated = 0
+    for seed in range(40):
+        players = 1 + seed % 4
+        state = GAME.setup(players, GAME.Options(), 500 + seed)
+        rng = random.Random(seed)
+        steps = 0
+        while GAME.result(state) is None:
+            steps += 1
+            assert steps < 3000, "the bot is stuck"
+            seat = min(GAME.active_seats(state))
+            legal = GAME.legal_moves(state, seat)
+            before = state.turns[seat] if state.phase == rules.ACT else None
+            move = bot_move(GAME.view(state, seat), legal, rng)
+            assert move in legal and move["type"] != "undo"
+            if before is not None and rules.owes_application(before):
+                assert move.get("by") == "power" or move["type"] in ("bush", "lake")
+            state = GAME.apply(state, seat, move)
+            if before is not None and move["type"] == "power":
+                activated += 1
+    assert activated > 100
+
+
+def test_POW_3_the_bot_applies_a_power_even_when_every_application_looks_poor():
+    # grow_large with a single small tree that a large tree would shade: the bot may value
+    # the grow below its threshold, yet once activated it must grow it.
+    from .helpers import act_state, play
+
+    state = play(act_state(9, {(4, 4): "small"}, players=2), 0, {"type": "power"})
+    legal = rules.legal_moves(state, 0)
+    assert {"type": "done"} not in legal
+    move = bot_move(GAME.view(state, 0), legal, random.Random(0))
+    assert move == {"type": "grow", "cell": [4, 4], "by": "power"}

@@ -379,16 +379,96 @@ def test_apply_never_mutates_its_input_and_dump_round_trips():
 
 
 def test_tim_3_a_done_seat_is_done_for_now_and_a_waiting_picker_is_not():
-    """TIM-3 through the protocol: the platform answers 409 for a seat that sent done."""
-    from app.games.evergreen import GAME
-    from tests.unit.evergreen.helpers import act_state, new_game, play
-
+    """TIM-3: ``rules.done_for_now`` tells a seat that sent done (the platform answers 409)
+    from one that waits for its pick."""
     state = act_state(1, players=2)
-    assert GAME.done_for_now(state, 0) is None  # still acting
+    assert rules.done_for_now(state, 0) is None  # still acting
     state = play(state, 0, {"type": "done"})
-    finished = GAME.done_for_now(state, 0)
+    finished = rules.done_for_now(state, 0)
     assert finished is not None and finished.rule == "TIM-3"
-    assert GAME.done_for_now(state, 1) is None
+    assert rules.done_for_now(state, 1) is None
     selection = new_game(2)
-    waiting = next(s for s in range(2) if s not in GAME.active_seats(selection))
-    assert GAME.done_for_now(selection, waiting) is None
+    waiting = next(s for s in range(2) if s not in rules.active_seats(selection))
+    assert rules.done_for_now(selection, waiting) is None
+
+
+# --- stored games (dumps written before POW-3's ``applied`` existed) ------------------------
+
+
+def old_shape(data: dict[str, object]) -> dict[str, object]:
+    """A dump as the code before POW-3 wrote it: no ``applied`` in the turn records."""
+    old = json.loads(json.dumps(data))
+    for turn in old["turns"]:
+        del turn["applied"]
+    return old
+
+
+def test_POW_3_load_accepts_a_dump_without_applied_and_plays_on():
+    fresh = rules.dump(act_state(7, {(2, 8): "sprout"}, players=2))
+    assert all("applied" in turn for turn in fresh["turns"])
+    state = rules.load(old_shape(fresh))
+    assert state == rules.load(fresh)
+    state = play(state, 0, POWER)
+    refused(state, 0, DONE, "POW-3")
+    state = play(state, 0, cell_move("plant", (0, 4), "power"), DONE)
+    state = play(state, 1, DONE)
+    assert state.phase == rules.SELECT and state.round == 2
+    # a whole game continues from an old-shape dump taken mid act phase
+    game = new_game(3, 11)
+    while game.phase != rules.ACT:
+        (seat,) = rules.active_seats(game)
+        game = play(game, seat, rules.legal_moves(game, seat)[0])
+    game = rules.load(old_shape(rules.dump(game)))
+    rng = random.Random(11)
+    while game.phase != rules.OVER:
+        seat = rng.choice(sorted(rules.active_seats(game)))
+        game = rules.apply(game, seat, rng.choice(rules.legal_moves(game, seat)))
+    assert rules.result(game) is not None
+
+
+def test_POW_3_old_dump_counts_the_applications_already_made():
+    # mid-power: sprout power with one application made, bloom activated
+    sprout = play(act_state(7, {}, players=2), 0, POWER, cell_move("plant", (0, 4), "power"))
+    loaded = rules.load(old_shape(rules.dump(sprout)))
+    assert loaded.turns[0].applied == 1 and loaded == sprout
+    assert DONE in rules.legal_moves(loaded, 0)
+    bloom = play(act_state(12, {}, players=2), 0, POWER)
+    loaded = rules.load(old_shape(rules.dump(bloom)))
+    assert loaded.turns[0].applied == 1 and DONE in rules.legal_moves(loaded, 0)
+    fresh = play(act_state(7, {}, players=2), 0, POWER)
+    loaded = rules.load(old_shape(rules.dump(fresh)))
+    assert loaded.turns[0].applied == 0 and DONE not in rules.legal_moves(loaded, 0)
+
+
+def test_POW_3_undo_still_works_on_an_old_game_that_skipped_the_application():
+    """The old rules let a seat activate the power and go on with its action at once; undo
+    replays such a record without refusing it."""
+    state = act_state(7, {}, players=2)
+    turn = state.turns[0]
+    steps = (("power", "", None), ("plant", "action", (2, 7)), ("plant", "action", (2, 8)))
+    old_board = replace(
+        board(state),
+        planet={(2, 7): "sprout", (2, 8): "sprout"},
+        tracks=(1, 0, 0, 0, 0, 0),
+    )
+    old_turn = replace(
+        turn,
+        steps=steps,
+        effects=(("plant", (2, 7)), ("plant", (2, 8))),
+        actions=("A",),
+        activated=True,
+        power_closed=True,
+    )
+    data = old_shape(rules.dump(replace(
+        state,
+        boards=(old_board, *state.boards[1:]),
+        turns=(old_turn, *state.turns[1:]),
+    )))  # fmt: skip
+    loaded = rules.load(data)
+    assert loaded.turns[0].applied == 0
+    assert DONE in rules.legal_moves(loaded, 0)  # the power is closed: nothing is owed
+    back = play(loaded, 0, UNDO)
+    assert board(back).planet == {(2, 7): "sprout"} and board(back).tracks[0] == 1
+    back = play(back, 0, UNDO, UNDO)
+    assert board(back).planet == {} and board(back).tracks[0] == 0
+    assert play(loaded, 0, DONE).turns[0].done

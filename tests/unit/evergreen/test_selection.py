@@ -119,23 +119,44 @@ def test_sel_8_no_icon_and_wild_leftovers_are_discarded():
         assert discard == (5, card) and zone == EMPTY
 
 
-def test_sel_9_aridity_flips_newest_face_up():
+def test_sel_9_aridity_flips_the_top_card_limpiar_example():
     """ES/DE "Limpiar" example: snow pile [1 up, 4 up] + leftover 6 (aridity)."""
     snow: Zone = (((1, True), (4, True)), (), (), (), (), ())
     zone, discard = cleanup(snow, (), 6)
     assert zone[0] == ((1, True), (4, False), (6, True))
     assert fertility(zone)["snow"] == 1 and discard == ()
-    zone, _ = cleanup(EMPTY, (), 11)  # empty swamp pile
+    zone, _ = cleanup(EMPTY, (), 11)  # empty swamp pile: only appended
     assert zone[1] == ((11, True),) and fertility(zone)["swamp"] == 0
 
 
-def test_sel_9_aridity_skips_face_down_and_aridity_cards():
-    # general rule for substitute data: the newest face-up card WITH icons turns face down
+def test_SEL_9_aridity_flips_the_last_card_added():
+    # The top is flipped whatever it is — here a face-up aridity card (printed data may hold
+    # two per biome); the fertility card under it stays face up.
     pile = ((2, True), (1, False), (6, True))
     zone, _ = cleanup((pile, (), (), (), (), ()), (), 6)
-    assert zone[0] == ((2, False), (1, False), (6, True), (6, True))
-    zone, _ = cleanup((((1, False), (6, True)), (), (), (), (), ()), (), 6)
-    assert zone[0] == ((1, False), (6, True), (6, True))  # nothing to flip: only appended
+    assert zone[0] == ((2, True), (1, False), (6, False), (6, True))
+    assert fertility(zone)["snow"] == 2
+    # a face-up card without icons on top (substitute data) is the one flipped too
+    zone, _ = cleanup((((1, True), (3, True)), (), (), (), (), ()), (), 6)
+    assert zone[0] == ((1, True), (3, False), (6, True)) and fertility(zone)["snow"] == 1
+
+
+def test_SEL_9_a_face_down_top_stays_and_nothing_deeper_is_flipped():
+    zone, _ = cleanup((((1, True), (4, False)), (), (), (), (), ()), (), 6)
+    assert zone[0] == ((1, True), (4, False), (6, True))
+    assert fertility(zone)["snow"] == 1  # card 1 under the face-down top keeps counting
+    zone, _ = cleanup((((1, False), (6, False)), (), (), (), (), ()), (), 6)
+    assert zone[0] == ((1, False), (6, False), (6, True))  # never flipped back
+
+
+def test_SEL_9_in_play_a_leftover_aridity_card_dries_its_pile():
+    state = select_state(2, (6, 7, 13))
+    state = replace(state, zone=(((1, True), (4, True)), (), (), (), (), ()))
+    state = play(state, 0, pick(7))
+    state = play(state, 1, pick(13))
+    assert state.phase == rules.ACT
+    assert state.zone[0] == ((1, True), (4, False), (6, True))
+    assert fertility(state.zone)["snow"] == 1
 
 
 def test_sel_10_fertility_counts_face_up_icons():

@@ -26,15 +26,26 @@ def act(kind: str, r: int, c: int) -> dict[str, object]:
     return cell_move(kind, (r, c), "action")
 
 
-def test_game_value_matches_the_protocol():
-    from app.games.base import Game
-
-    assert isinstance(GAME, Game)
+def test_game_value_declares_evergreen():
+    # The declaration's shape (``GAME`` in ``__init__``) belongs to the platform; these are
+    # the game's own facts in it.
     assert GAME.id == "evergreen" and GAME.title == "Evergreen"
+    assert (GAME.min_players, GAME.max_players) == (1, 4)
     assert GAME.template == "evergreen/table.html"
-    assert GAME.regions == ("status", "row", "fertility", "planet0", "planet1", "planet2",
-                            "planet3", "tracks", "scores")
     assert isinstance(GAME.summary, str) and "\n" not in GAME.summary
+    state = GAME.setup(2, GAME.Options(), 4)
+    assert GAME.legal_moves(state, min(GAME.active_seats(state))) == rules.legal_moves(
+        state, min(rules.active_seats(state))
+    )
+
+
+def test_mov_2_the_view_shows_the_power_applications():
+    state = play(act_state(7, {}, players=2), 0, POWER)
+    power = view(state, 1)["seats"][0]["turn"]["power"]
+    assert power["activated"] is True and power["applied"] == 0 and power["budget_left"] == 2
+    state = play(state, 0, cell_move("plant", (0, 4), "power"))
+    power = view(state, 1)["seats"][0]["turn"]["power"]
+    assert power["applied"] == 1 and power["budget_left"] == 1
 
 
 def test_view_shape_for_the_template():

@@ -1,0 +1,104 @@
+"""One room's events for this process's sockets (JSON and htmx alike).
+
+Each room with sockets in this process has one :class:`RoomFeed`: a single hub subscription
+and task that hands every event to each of the room's sockets in turn. (A task and a queue
+per socket, each re-armed on every move, cost three more task switches per move and a dozen
+objects per socket and move — enough to keep CPython's cycle collector busy at 500 rooms.)
+
+A feed also keeps what its sockets compute once per game version and share — patch messages
+per seat, rendered regions per seat — in :meth:`RoomFeed.shared`, dropped at the next version
+and with the feed when the room's last socket goes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from starlette.websockets import WebSocketDisconnect
+
+from app.rooms.events import Hub, RoomEvent
+
+log = logging.getLogger("canopy.realtime")
+
+#: A socket's handler for one event of its room.
+OnEvent = Callable[[RoomEvent], Awaitable[None]]
+
+
+class RoomFeed:
+    def __init__(self, room_id: int) -> None:
+        self.room_id = room_id
+        self.members: dict[object, OnEvent] = {}
+        self.ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.task: asyncio.Task[None] | None = None
+        self._shared: dict[Any, Any] = {}
+        self._shared_version: int | None = None
+
+    def shared(self, version: int) -> dict[Any, Any]:
+        """What the room's sockets computed at ``version`` (emptied when the version moves)."""
+        if version != self._shared_version:
+            self._shared = {}
+            self._shared_version = version
+        return self._shared
+
+    async def _run(self, hub: Hub, feeds: Feeds) -> None:
+        try:
+            async with hub.subscribe(self.room_id) as queue:
+                self.ready.set_result(None)
+                while True:
+                    event = await queue.get()
+                    for member, on_event in list(self.members.items()):
+                        try:
+                            await on_event(event)
+                        except (WebSocketDisconnect, RuntimeError):
+                            pass  # the socket is gone: its reader ends it
+                        except Exception:
+                            log.exception("socket of room %s failed", self.room_id)
+                            close = getattr(member, "close", None)
+                            if close is not None:
+                                with contextlib.suppress(Exception):
+                                    await close(code=1011)
+        except BaseException as exc:  # cancelled (no member left), or the hub failed
+            if not self.ready.done():
+                if isinstance(exc, Exception):
+                    self.ready.set_exception(exc)
+                else:
+                    self.ready.cancel()
+            feeds.drop(self)
+            raise
+
+
+class Feeds:
+    """The room feeds of this process."""
+
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+        self._feeds: dict[int, RoomFeed] = {}
+
+    def join(self, room_id: int, member: object, on_event: OnEvent) -> RoomFeed:
+        """Add a socket (``member``, closed with ``member.close(code=…)`` if its handler
+        fails) to its room's feed, started if needed. Await ``feed.ready`` before the first
+        catch-up (no event is missed after it), and call :meth:`leave` in any case."""
+        feed = self._feeds.get(room_id)
+        if feed is None:
+            feed = self._feeds[room_id] = RoomFeed(room_id)
+            feed.task = asyncio.create_task(feed._run(self.hub, self))
+        feed.members[member] = on_event
+        return feed
+
+    def leave(self, feed: RoomFeed, member: object) -> None:
+        feed.members.pop(member, None)
+        if not feed.members:
+            self.drop(feed)
+            if feed.task is not None:
+                feed.task.cancel()
+
+    def drop(self, feed: RoomFeed) -> None:
+        if self._feeds.get(feed.room_id) is feed:
+            del self._feeds[feed.room_id]
+
+    def __len__(self) -> int:
+        return len(self._feeds)

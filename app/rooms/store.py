@@ -1,0 +1,183 @@
+"""Where games are kept: every SQL statement of a running game, in one place (DESIGN.md §4).
+
+- :meth:`GameStore.load` builds a room's :class:`Table` from the stored snapshot (the ``game``
+  row's state and version) plus the moves stored after it — normally none, since a move and
+  its snapshot are written in one transaction. Games whose moves predate the stored log lines
+  (migration 0003) are loaded by replaying their log, as before.
+- :meth:`GameStore.save` writes one move: the ``move`` row with ``seq = version + 1`` (unique
+  per game: the guard against a second writer), the new snapshot only if the stored version is
+  still the one read, and the room's status once the game is over — one transaction, written by
+  the move writer (group commit, :mod:`app.db`).
+- :meth:`GameStore.replay` rebuilds a state from the seed and the move log: the source of truth,
+  for resyncs to an old version and for the consistency check (snapshot == replay).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+from sqlalchemy import bindparam, insert, update
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, col, select
+
+from app.db import MoveWriter
+from app.errors import ApiError
+from app.games.base import Event, Move, Result, State
+from app.games.registry import get_game
+from app.models import MAX_ID, Player, Room, Seat
+from app.models import Game as GameRow
+from app.models import Move as MoveRow
+from app.rooms.table import LOG_KEPT, Table
+
+# The statements of every move, built once (plain tables: no ORM plugin, one cached compile).
+_MOVES, _GAMES, _ROOMS = MoveRow.__table__, GameRow.__table__, Room.__table__  # type: ignore[attr-defined]
+INSERT_MOVE = insert(_MOVES)
+UPDATE_GAME = (update(_GAMES)
+               .where(_GAMES.c.id == bindparam("game_row"))
+               .where(_GAMES.c.version == bindparam("expected"))
+               .values(state=bindparam("new_state"), version=bindparam("new_version"),
+                       finished=bindparam("new_finished"), result=bindparam("new_result")))
+FINISH_ROOM = update(_ROOMS).where(_ROOMS.c.id == bindparam("room")).values(status="finished")
+
+
+class StaleTable(Exception):
+    """Another writer (another process) stored a move of this game first."""
+
+
+def event_json(event: Event) -> dict[str, Any]:
+    return {"key": event.key, "text": event.text, "params": event.params,
+            "seats": sorted(event.seats) if event.seats is not None else None}
+
+
+def event_from(data: dict[str, Any]) -> Event:
+    seats = data.get("seats")
+    return Event(data["key"], data["text"], data.get("params") or {},
+                 frozenset(seats) if seats is not None else None)
+
+
+class GameStore:
+    """Loads and saves the games of one database."""
+
+    def __init__(self, engine: Engine, writer: MoveWriter) -> None:
+        self.engine = engine
+        self.writer = writer
+
+    # -- loading ---------------------------------------------------------------------------
+
+    def load(self, room_id: int) -> Table:
+        """The room's game from its snapshot and the moves after it (404 for no such room,
+        409 before the start)."""
+        if not 0 < room_id <= MAX_ID:  # larger ids overflow the INTEGER column
+            raise ApiError(404, f"there is no room {room_id}")
+        with Session(self.engine) as session:
+            room = session.get(Room, room_id)
+            if room is None:
+                raise ApiError(404, f"there is no room {room_id}")
+            row = session.exec(select(GameRow).where(GameRow.room_id == room_id)).first()
+            if row is None or row.id is None:
+                raise ApiError(409, f"the game in room {room_id} has not started yet")
+            seats = list(session.exec(select(Seat).where(Seat.room_id == room_id)))
+            people = [s.player_id for s in seats if s.player_id is not None]
+            named = {p.id: p.name for p in session.exec(
+                select(Player).where(col(Player.id).in_(people)))}
+            recent = list(session.exec(
+                select(MoveRow).where(MoveRow.game_id == row.id)
+                .order_by(col(MoveRow.seq).desc()).limit(LOG_KEPT)))[::-1]
+            game = get_game(room.game_id)
+            names = [f"Seat {i + 1}" for i in range(room.players)]
+            for seat in seats:
+                if seat.player_id is not None:
+                    names[seat.index] = named.get(seat.player_id, names[seat.index])
+                elif seat.bot_level is not None:
+                    names[seat.index] = f"Bot {seat.index + 1}"
+            table = Table(
+                room_id=room_id, game_row_id=row.id, game=game, seed=int(row.seed),
+                players=room.players, options=game.Options.model_validate(room.options),
+                state=game.load(row.state),
+                version=row.version,
+                seat_players={s.index: s.player_id for s in seats if s.player_id is not None},
+                seat_bots={s.index: s.bot_level for s in seats if s.bot_level is not None},
+                names=names,
+            )
+            if any(move.events is None for move in recent):  # stored before migration 0003
+                return self._replayed(session, table)
+            for move in recent:
+                if move.seq <= table.version:  # in the snapshot already: only its log lines
+                    for data in move.events or ():
+                        table.log.append((move.seq, move.seat, event_from(data)))
+            for move in self._moves(session, table, after=table.version):
+                after = game.apply(table.state, move.seat, move.move)
+                table.advance(move.seat, after, [event_from(e) for e in move.events or ()],
+                              game.result(after) is not None)
+            table.finished = game.result(table.state) is not None
+            return table
+
+    def _replayed(self, session: Session, table: Table) -> Table:
+        """The table rebuilt by replaying the whole move log from the seed (its log too)."""
+        game = table.game
+        table.state, table.version = game.setup(table.players, table.options, table.seed), 0
+        for move in self._moves(session, table, after=0):
+            after = game.apply(table.state, move.seat, move.move)
+            table.advance(move.seat, after, game.events(table.state, move.seat, move.move, after),
+                          game.result(after) is not None)
+        return table
+
+    @staticmethod
+    def _moves(session: Session, table: Table, after: int,
+               upto: int | None = None) -> list[MoveRow]:
+        query = (select(MoveRow).where(MoveRow.game_id == table.game_row_id)
+                 .where(col(MoveRow.seq) > after))
+        if upto is not None:
+            query = query.where(col(MoveRow.seq) <= upto)
+        return list(session.exec(query.order_by(col(MoveRow.seq))))
+
+    def replay(self, table: Table, version: int) -> State:
+        """The game's state at ``version``, replayed from the seed and the move log."""
+        with Session(self.engine) as session:
+            moves = self._moves(session, table, after=0, upto=version)
+        state = table.game.setup(table.players, table.options, table.seed)
+        for move in moves:
+            state = table.game.apply(state, move.seat, move.move)
+        return state
+
+    def rooms_with_bots(self) -> list[int]:
+        """The running rooms that seat a bot (to set them moving after a restart)."""
+        with Session(self.engine) as session:
+            return sorted(set(session.exec(
+                select(Seat.room_id).join(Room, col(Room.id) == col(Seat.room_id))
+                .where(Room.status == "playing").where(col(Seat.bot_level).is_not(None)))))
+
+    # -- saving ----------------------------------------------------------------------------
+
+    async def save(self, table: Table, seat: int, move: Move, after: State,
+                   events: list[Event], result: Result | None) -> None:
+        """Store the move that takes ``table`` to its next version; returns once committed.
+        :class:`StaleTable` if another writer stored a move of this game first."""
+        await self.writer.write(functools.partial(
+            self._write, table.room_id, table.game_row_id, table.version, seat, move,
+            functools.partial(table.game.dump, after), events, result))
+
+    @staticmethod
+    def _write(room_id: int, game_row_id: int, version: int, seat: int, move: Move,
+               snapshot: Callable[[], dict[str, Any]], events: list[Event],
+               result: Result | None, connection: Connection) -> None:
+        """The move row and the new snapshot, guarded by the version, in the writer's
+        transaction (plain SQL statements: this runs for every move, in the writer's thread,
+        where the snapshot is serialized too)."""
+        try:
+            connection.execute(INSERT_MOVE, {"game_id": game_row_id, "seq": version + 1,
+                                             "seat": seat, "move": move,
+                                             "events": [event_json(e) for e in events]})
+            updated = connection.execute(UPDATE_GAME, {
+                "game_row": game_row_id, "expected": version, "new_state": snapshot(),
+                "new_version": version + 1, "new_finished": result is not None,
+                "new_result": result.to_json() if result else None})
+        except IntegrityError:
+            raise StaleTable from None
+        if updated.rowcount != 1:
+            raise StaleTable
+        if result is not None:
+            connection.execute(FINISH_ROOM, {"room": room_id})

@@ -1,0 +1,104 @@
+"""``/ws/rooms/{room_id}/html``: the browsers' htmx socket. It joins the room's feed like the
+JSON socket and, after each event, pushes what changed for the caller's seat as htmx
+out-of-band fragments: the lobby panel before the start, then the table regions whose HTML
+changed (rendered once per seat and version, shared by that seat's browsers)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from fastapi import WebSocket, WebSocketDisconnect
+from jinja2 import Environment
+
+from app.errors import ApiError
+from app.games.registry import get_game
+from app.lobby.service import Lobby
+from app.realtime.feed import Feeds, RoomFeed
+from app.realtime.sockets import Connection, close_for, identify, room_id_of
+from app.rooms.events import GameMoved, RoomEvent
+from app.rooms.service import RoomService
+from app.rooms.table import Table
+from app.web.render import oob, render_regions
+
+
+def lobby_fragment(env: Environment, room: dict[str, Any] | None, player_id: int | None) -> str:
+    """The lobby panel as an out-of-band fragment; once the game starts, a reload."""
+    if room is None:
+        return oob({"lobby": "<p>This room was closed.</p>"})
+    if room["status"] != "lobby":
+        return oob({"lobby": "<p>The game starts…</p><script>location.reload()</script>"})
+    panel = env.get_template("_lobby_panel.html").render(
+        room=room, spec=get_game(room["game"]), player_id=player_id)
+    return oob({"lobby": panel})
+
+
+class HtmlSocket:
+    def __init__(self, ws: WebSocket, room_id: int, player_id: int | None) -> None:
+        self.ws = ws
+        self.conn = Connection(ws)
+        self.room_id = room_id
+        self.player_id = player_id
+        self.env: Environment = ws.app.state.env
+        self.rooms: RoomService = ws.app.state.rooms
+        self.lobby: Lobby = ws.app.state.lobby
+        self.feed: RoomFeed | None = None
+        #: What this browser shows: region id -> HTML.
+        self.sent: dict[str, str] = {}
+
+    async def on_event(self, event: RoomEvent) -> None:
+        if not isinstance(event, GameMoved):
+            try:
+                room: dict[str, Any] | None = await self.lobby.get_room(self.room_id)
+            except ApiError:
+                room = None
+            await self.conn.send(lobby_fragment(self.env, room, self.player_id))
+            return
+        await self.push_regions()
+
+    async def push_regions(self) -> None:
+        """Bring every region this browser shows up to the current version."""
+        try:
+            table = await self.rooms.table(self.room_id)
+        except ApiError:  # not started yet
+            return
+        regions = self._regions(table, table.seat_of(self.player_id))
+        changed = {name: html for name, html in regions.items() if self.sent.get(name) != html}
+        if changed:
+            self.sent.update(changed)
+            await self.conn.send(oob(changed))
+
+    def _regions(self, table: Table, seat: int | None) -> dict[str, str]:
+        assert self.feed is not None
+        shared = self.feed.shared(table.version)
+        regions: dict[str, str] | None = shared.get(("regions", seat))
+        if regions is None:
+            regions = shared[("regions", seat)] = render_regions(self.env, table, seat)
+        return regions
+
+    async def read(self) -> None:
+        """The page sends nothing we act on; reading notices the close."""
+        while (await self.ws.receive())["type"] != "websocket.disconnect":
+            pass
+
+
+async def html_socket(ws: WebSocket) -> None:
+    await ws.accept()
+    try:
+        room_id = room_id_of(ws)
+        player = await identify(ws)
+    except ApiError as exc:
+        await close_for(ws, exc)  # no error frame: htmx would take it for HTML
+        return
+    socket = HtmlSocket(ws, room_id, player.id if player else None)
+    del player
+    feeds: Feeds = ws.app.state.feeds
+    socket.feed = feeds.join(room_id, ws, socket.on_event)
+    try:
+        await asyncio.shield(socket.feed.ready)
+        await socket.push_regions()  # the page may be older than the socket
+        await socket.read()
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    finally:
+        feeds.leave(socket.feed, ws)

@@ -1,0 +1,254 @@
+"""The browser pages: home (name, new table, open tables), invite links, the room (lobby or
+table), the game's data page, the lobby's forms and the endpoint that turns a click into a
+move. Routes stay thin: every decision is the lobby's, the room service's or the game's, and
+every form calls the same lobby command as the JSON API."""
+
+from __future__ import annotations
+
+import inspect
+import json
+import re
+from collections.abc import Awaitable, Callable
+from typing import Annotated, Any
+
+from anyio import to_thread
+from fastapi import APIRouter, Form, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from jinja2 import Environment
+from jinja2_fragments import render_block
+from markupsafe import escape
+from starlette.datastructures import FormData
+
+from app.errors import ApiError, error_of
+from app.games.registry import GAMES, UnknownGame, get_game
+from app.identity import create_player, optional_player, set_cookie
+from app.lobby.service import Lobby
+from app.models import Player
+from app.rooms.service import RoomService
+from app.web.render import (
+    PLATFORM_REGIONS,
+    PLATFORM_TEMPLATE,
+    option_fields,
+    options_chosen,
+    options_from_form,
+    table_context,
+)
+
+router = APIRouter(include_in_schema=False)
+
+#: A seat number in a form: an optional minus and at most 9 ASCII digits.
+SEAT_FIELD = re.compile(r"-?[0-9]{1,9}")
+
+
+def _env(request: Request) -> Environment:
+    env: Environment = request.app.state.env
+    return env
+
+
+def _lobby(request: Request) -> Lobby:
+    lobby: Lobby = request.app.state.lobby
+    return lobby
+
+
+def _page(request: Request, template: str, status: int = 200, **ctx: Any) -> HTMLResponse:
+    html = _env(request).get_template(template).render(request=request, **ctx)
+    return HTMLResponse(html, status_code=status)
+
+
+def _viewer(request: Request) -> Player | None:
+    try:
+        return optional_player(request)
+    except ApiError:  # a stale cookie: treat as a newcomer
+        return None
+
+
+def _back(path: str, error: str | None = None) -> RedirectResponse:
+    if error:
+        path += ("&" if "?" in path else "?") + "error=" + error.replace(" ", "+")
+    return RedirectResponse(path, status_code=303)
+
+
+@router.get("/", response_class=HTMLResponse)
+async def home(request: Request) -> HTMLResponse:
+    player = _viewer(request)
+    rooms = await _lobby(request).list_rooms()
+    games = [{"game": g, "options": option_fields(g)} for g in GAMES.values()]
+    return _page(request, "home.html", player=player, rooms=rooms, games=games,
+                 error=request.query_params.get("error"))
+
+
+@router.post("/name")
+async def choose_name(request: Request, name: Annotated[str, Form()] = "",
+                      next: Annotated[str, Form()] = "/") -> Response:
+    target = next if next.startswith("/") and not next.startswith("//") else "/"
+    try:
+        _, token = await to_thread.run_sync(create_player, _lobby(request).engine, name)
+    except ApiError as exc:
+        return _back(target, exc.detail)
+    response = _back(target)
+    set_cookie(response, token, secure=request.app.state.settings.cookie_secure)
+    return response
+
+
+def _form_lists(form: FormData) -> dict[str, list[str]]:
+    return {key: [str(v) for v in form.getlist(key)] for key in form}
+
+
+@router.post("/rooms")
+async def new_room(request: Request, game: Annotated[str, Form()]) -> Response:
+    """The new-table form: each game has its own player count (``players-<game>``) and
+    options (``opt-<game>-<name>``); only the chosen game's count and options count."""
+    player = _viewer(request)
+    if player is None:
+        return _back("/", "choose a name first")
+    try:
+        spec = get_game(game)
+    except UnknownGame:
+        return _back("/", f"unknown game {game[:40]!r}")
+    form = _form_lists(await request.form())
+    count = (form.get(f"players-{spec.id}") or form.get("players") or [""])[-1]
+    if not count.isascii() or not count.isdigit() or len(count) > 2:
+        return _back("/", f"choose how many players for {spec.title}")
+    options = options_from_form(spec, form)
+    try:
+        room = await _lobby(request).create_room(player, game, int(count), options)
+    except ApiError as exc:
+        return _back("/", exc.detail)
+    return _back(f"/rooms/{room['id']}")
+
+
+@router.get("/games/{game_id}/data", response_class=HTMLResponse)
+async def game_data(request: Request, game_id: str) -> HTMLResponse:
+    """A game's component data, as its ``data`` module documents it (where it comes from,
+    what was reconstructed)."""
+    game = GAMES.get(game_id)
+    if game is None:
+        return _page(request, "error.html", status=404, message=f"unknown game {game_id!r}")
+    doc = inspect.getdoc(game.data) or ""
+    return _page(request, "game_data.html", game=game, paragraphs=doc.split("\n\n"),
+                 module=game.data.__name__, player=_viewer(request))
+
+
+@router.get("/r/{code}")
+async def invite(request: Request, code: str) -> Response:
+    try:
+        room_id = await _lobby(request).room_id_for_code(code)
+    except ApiError as exc:
+        return _page(request, "error.html", status=exc.status, message=exc.detail)
+    return _back(f"/rooms/{room_id}")
+
+
+@router.get("/rooms/{room_id}", response_class=HTMLResponse)
+async def room_page(request: Request, room_id: int) -> HTMLResponse:
+    rooms: RoomService = request.app.state.rooms
+    player = _viewer(request)
+    try:
+        room = await _lobby(request).get_room(room_id)
+    except ApiError as exc:
+        return _page(request, "error.html", status=exc.status, message=exc.detail)
+    game = get_game(room["game"])
+    ctx: dict[str, Any] = {"room": room, "player": player, "spec": game,
+                           "options": options_chosen(game, room["options"]),
+                           "error": request.query_params.get("error")}
+    if room["status"] == "lobby":
+        return _page(request, "room_lobby.html", **ctx)
+    table = await rooms.table(room_id)
+    tctx = table_context(table, table.seat_of(player.id if player else None))
+    platform = {region.id: render_block(_env(request), PLATFORM_TEMPLATE, region.block, **tctx)
+                for region in PLATFORM_REGIONS}
+    return _page(request, "room_table.html", **ctx, **tctx, platform=platform)
+
+
+# -- the lobby's forms: one lobby command each ------------------------------------------------
+
+LobbyCommand = Callable[[Lobby, Player, FormData], Awaitable[dict[str, Any]]]
+
+
+def _seat(form: FormData) -> int | None:
+    """The form's seat number; ASCII digits only, and few of them (``int()`` refuses "²",
+    which ``isdigit()`` accepts, and numbers past 4300 digits). A longer number is no seat."""
+    raw = str(form.get("seat", "")).strip()
+    if SEAT_FIELD.fullmatch(raw):
+        return int(raw)
+    if raw.lstrip("-").isdigit():
+        raise ApiError(404, f"there is no seat {raw[:12]}")
+    return None
+
+
+async def _lobby_form(request: Request, room_id: int, command: LobbyCommand) -> Response:
+    player = _viewer(request)
+    page = f"/rooms/{room_id}"
+    if player is None:
+        return _back(page, "choose a name first")
+    try:
+        room = await command(_lobby(request), player, await request.form())
+    except Exception as exc:
+        return _back(page, error_of(exc, f"a lobby form of room {room_id}").detail)
+    return _back("/" if room.get("status") == "closed" else page)
+
+
+@router.post("/rooms/{room_id}/join")
+async def join(request: Request, room_id: int) -> Response:
+    return await _lobby_form(request, room_id, lambda lobby, player, form: lobby.join(
+        player, room_id, _seat(form)))
+
+
+@router.post("/rooms/{room_id}/leave")
+async def leave(request: Request, room_id: int) -> Response:
+    return await _lobby_form(request, room_id, lambda lobby, player, form: lobby.leave(
+        player, room_id))
+
+
+@router.post("/rooms/{room_id}/bot")
+async def add_bot(request: Request, room_id: int) -> Response:
+    return await _lobby_form(request, room_id, lambda lobby, player, form: lobby.add_bot(
+        player, room_id, _seat(form), str(form.get("level") or "") or None))
+
+
+@router.post("/rooms/{room_id}/unbot")
+async def remove_bot(request: Request, room_id: int) -> Response:
+    async def command(lobby: Lobby, player: Player, form: FormData) -> dict[str, Any]:
+        seat = _seat(form)
+        return await lobby.remove_bot(player, room_id, seat if seat is not None else -1)
+
+    return await _lobby_form(request, room_id, command)
+
+
+@router.post("/rooms/{room_id}/start")
+async def start(request: Request, room_id: int) -> Response:
+    return await _lobby_form(request, room_id, lambda lobby, player, form: lobby.start(
+        player, room_id))
+
+
+# -- a click on the table ----------------------------------------------------------------------
+
+
+def _flash(message: str) -> HTMLResponse:
+    return HTMLResponse(f'<p class="flash error" role="alert">{escape(message)}</p>')
+
+
+@router.post("/rooms/{room_id}/act")
+async def act(request: Request, room_id: int) -> Response:
+    """A click on the table: the form's ``move`` field is a JSON move; every other field is a
+    JSON value merged into it (a chosen card, a cell). Answers the flash message; the new
+    table arrives through the socket."""
+    rooms: RoomService = request.app.state.rooms
+    player = _viewer(request)
+    form = await request.form()
+    try:
+        if player is None:
+            raise ApiError(401, "choose a name and take a seat to play")
+        move = json.loads(str(form.get("move", "")))
+        if not isinstance(move, dict):
+            raise ValueError
+        for key, value in form.items():
+            if key not in ("move", "expected_version"):
+                move[key] = json.loads(str(value))
+        version_raw = str(form.get("expected_version", ""))
+        expected = int(version_raw) if version_raw.isdigit() else None
+        await rooms.play(room_id, player.id, move, expected)
+    except (ValueError, RecursionError):  # not JSON, or nested past json's limit
+        return _flash("That click did not make a move: choose a card first.")
+    except Exception as exc:
+        return _flash(error_of(exc, f"a click in room {room_id}").detail)
+    return HTMLResponse("")
