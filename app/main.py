@@ -115,12 +115,30 @@ def tune_gc() -> None:
 
 
 def migrate(engine: Engine) -> None:
-    """Upgrade the database to the newest Alembic revision (``migrations/``)."""
+    """Upgrade the database to the newest Alembic revision (``migrations/``).
+
+    On SQLite, foreign keys are off while migrating: a column's type can only change there by
+    copying the table (Alembic's batch mode), and dropping the old copy of a table that others
+    reference would fail. They are checked again afterwards."""
     config = Config(str(ROOT / "alembic.ini"))
     config.set_main_option("script_location", str(ROOT / "migrations"))
-    with engine.begin() as connection:
-        config.attributes["connection"] = connection
-        command.upgrade(config, "head")
+    sqlite = engine.dialect.name == "sqlite"
+    with engine.connect() as connection:
+        if sqlite:
+            connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
+            connection.commit()  # a PRAGMA ends SQLAlchemy's implicit transaction
+        try:
+            with connection.begin():
+                config.attributes["connection"] = connection
+                command.upgrade(config, "head")
+                if sqlite:
+                    broken = connection.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
+                    if broken:
+                        raise RuntimeError(f"the migration broke foreign keys: {broken[:5]}")
+        finally:
+            if sqlite:
+                connection.exec_driver_sql("PRAGMA foreign_keys=ON")
+                connection.commit()
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:

@@ -1,12 +1,13 @@
-"""The one leak checker every game's property tests use.
+"""The one leak checker every registered game passes (tests/games/test_contract.py).
 
-A game states its hidden information as ``views.conceal(state, seat, rng)``: a state that
+A game states its hidden information as ``GameSpec.conceal(state, seat, rng)``: a state that
 ``seat`` (None: a spectator) cannot tell apart from ``state`` — other hands re-dealt, the deck
 reshuffled, a new seed. Along a random playout, at every version and for every seat, the
 checker asserts that nothing the server can send that seat differs between the true state and
 a concealed twin:
 
 - the view (so every RFC 6902 patch between two views, and the initial state, too);
+- every seat's status (public: the seat bar shows it to everyone);
 - the legal moves offered to it;
 - the log lines it may read for the move just made, whenever the move leaves its view alike in
   both worlds (a move that reveals — Arboretum's end reveals every hand — is judged by views);
@@ -18,24 +19,16 @@ random playouts of the games that have it.
 
 from __future__ import annotations
 
-import importlib
 import json
 import random
-from collections.abc import Callable
 from typing import Any
 
 import jsonpatch
 
-from app.games.base import Game, IllegalMove, Move
+from app.games.base import GameSpec, IllegalMove, Move
 
 
-def concealer(game: Game) -> Callable[[Any, int | None, random.Random], Any]:
-    module = importlib.import_module(f"{type(game).__module__}.views")
-    conceal: Callable[[Any, int | None, random.Random], Any] = module.conceal
-    return conceal
-
-
-def _refusal(game: Game, state: Any, seat: int, move: Move) -> str | None:
+def _refusal(game: GameSpec, state: Any, seat: int, move: Move) -> str | None:
     try:
         game.apply(state, seat, move)
     except IllegalMove as exc:
@@ -43,7 +36,7 @@ def _refusal(game: Game, state: Any, seat: int, move: Move) -> str | None:
     return None
 
 
-def _probes(game: Game, state: Any, seat: int, rng: random.Random) -> list[Move]:
+def _probes(game: GameSpec, state: Any, seat: int, rng: random.Random) -> list[Move]:
     """Moves a seat might send: other seats' legal moves (often refused for it) and its own
     legal moves with a field changed."""
     probes: list[Move] = []
@@ -59,15 +52,18 @@ def _probes(game: Game, state: Any, seat: int, rng: random.Random) -> list[Move]
     return probes
 
 
-def check_step(game: Game, players: int, before: Any, mover: int, move: Move, after: Any,
+def check_step(game: GameSpec, players: int, before: Any, mover: int, move: Move, after: Any,
                rng: random.Random) -> None:
     """Everything a seat can receive about ``after`` (and the move) is the same in a twin."""
-    conceal = concealer(game)
+    conceal = game.conceal
     for seat in (*range(players), None):
         twin = conceal(after, seat, rng)
         seen = game.view(after, seat)
         assert seen == game.view(twin, seat), f"view of {seat} shows hidden information"
         json.dumps(seen)
+        assert [game.seat_status(after, s) for s in range(players)] == \
+            [game.seat_status(twin, s) for s in range(players)], \
+            f"a seat status shows {seat} hidden information"
         if seat is None:
             continue
         assert game.legal_moves(after, seat) == game.legal_moves(twin, seat)
@@ -93,7 +89,7 @@ def check_step(game: Game, players: int, before: Any, mover: int, move: Move, af
             jsonpatch.make_patch(game.view(twin_before, seat), game.view(twin_after, seat)).patch
 
 
-def check_playout(game: Game, players: int, seed: int, max_steps: int = 3000,
+def check_playout(game: GameSpec, players: int, seed: int, max_steps: int = 3000,
                   sample: float = 1.0) -> int:
     """A random playout to its end; the initial state, the last move and a ``sample`` share of
     the versions between are checked. Returns the number of moves made."""

@@ -147,7 +147,7 @@ class RoomService:
             raise ApiError(409, f"you have finished this phase ({status.doing}); waiting for "
                                 f"{table.waiting_for()}", rule=status.finished,
                            version=table.version)
-        raise ApiError(403, f"not your turn: waiting for {table.waiting_for()}",
+        raise ApiError(403, f"not yours to play now: waiting for {table.waiting_for()}",
                        rule=table.game.turn_rule, version=table.version)
 
     # -- reading ---------------------------------------------------------------------------

@@ -211,7 +211,7 @@ class StoredGame:
     players: int
     options: dict[str, Any]
     room_status: str
-    seed: int
+    seed: int  # stored as decimal text (128 bits)
     version: int
     finished: bool
     state: Any
@@ -232,8 +232,8 @@ def read_games(db: Path) -> dict[int, StoredGame]:
              result) in rows:
             moves = [(seq, seat, json.loads(move)) for seq, seat, move in conn.execute(
                 "SELECT seq, seat, move FROM move WHERE game_id = ? ORDER BY seq", (game_row,))]
-            games[rid] = StoredGame(rid, gid, players, json.loads(options), status, seed, version,
-                                    bool(finished), json.loads(state),
+            games[rid] = StoredGame(rid, gid, players, json.loads(options), status, int(seed),
+                                    version, bool(finished), json.loads(state),
                                     json.loads(result) if result else None, moves)
         return games
     finally:
@@ -329,7 +329,7 @@ def judge(stored: StoredGame, before: int, attempts: list[Attempt]) -> None:
     """The answers of a race are exactly those of *some* serial order — the one the move table
     shows: every success is a new row (a websocket ack at its very seq), and every refusal is
     what the rules say at the version it reports: 409 game over, 409 stale expected_version,
-    403 not your turn (409 when the seat is done with the phase), else 422 with the rule the
+    403 not your turn (409 when the seat has finished with the phase), else 422 with the rule the
     move breaks. 403 without a version for a
     caller without a seat. Nothing else (no 5xx, no 200 that was not stored)."""
     game = get_game(stored.game_id)
@@ -364,8 +364,8 @@ def judge(stored: StoredGame, before: int, attempts: list[Attempt]) -> None:
         elif a.expected is not None and a.expected != version:
             want, words = 409, "stale"
         elif a.seat not in game.active_seats(state):
-            done = game.done_for_now(state, a.seat)  # finished its part of the phase: 409
-            want, words = (409, "") if done is not None else (403, "not your turn")
+            done = game.seat_status(state, a.seat).finished  # its part of the phase: 409
+            want, words = (409, "") if done else (403, "waiting for")
         else:
             want, words = 422, ""
             try:

@@ -98,9 +98,9 @@ def test_rest_refusals_have_the_right_status(server: Server, table: dict[str, An
         (anonymous.post(f"/api/rooms/{lobby}/join"), 401, "token"),
         (anonymous.post("/api/rooms", json={"game": "arboretum", "players": 2}), 401, "token"),
         # acting out of turn, for no seat, in a foreign room
-        (bo.post(f"/api/rooms/{mine}/moves", move), 403, "not your turn"),
+        (bo.post(f"/api/rooms/{mine}/moves", move), 403, "waiting for"),
         (bo.post(f"/api/rooms/{mine}/moves", {"move": {**DRAW, "seat": 0}}), 403,
-         "not your turn"),
+         "waiting for"),
         (eve.post(f"/api/rooms/{mine}/moves", move), 403, "no seat"),
         (eve.get(f"/api/rooms/{mine}/moves"), 403, "no seat"),
         (ana.post(f"/api/rooms/{theirs}/moves", move), 403, "no seat"),
@@ -151,7 +151,7 @@ def test_the_seat_comes_from_the_token_never_from_the_move(server: Server,
     assert [seat for _, seat, _ in stored.moves] == [0, 0]
     refused = bo.post(f"/rooms/{rid}/act", data={"move": json.dumps(
         {"type": "play", "card": ["oak", 1], "cell": [0, 0]}), "seat": "0"})
-    assert "not your turn" in refused.text
+    assert "waiting for" in refused.text
     assert read_games(server.db)[rid].version == 2
 
 
@@ -195,11 +195,11 @@ def test_websocket_refusals(server: Server, table: dict[str, Any]) -> None:
                 pass
 
     refused(f"{base}/ws/rooms/{mine}", 401, "token")  # no token: a spectator who cannot move
-    refused(f"{base}/ws/rooms/{mine}?token={bo.token}", 403, "not your turn")
+    refused(f"{base}/ws/rooms/{mine}?token={bo.token}", 403, "waiting for")
     refused(f"{base}/ws/rooms/{mine}?token={eve.token}", 403, "no seat")
     refused(f"{base}/ws/rooms/{theirs}?token={ana.token}", 403, "no seat")
     refused(f"{base}/ws/rooms/{done}?token={ana.token}", 409, "over")
-    refused(f"{base}/ws/rooms/{mine}", 403, "not your turn",
+    refused(f"{base}/ws/rooms/{mine}", 403, "waiting for",
             additional_headers=bearer(bo.token))
     refused(f"{base}/ws/rooms/{mine}", 403, "no seat",
             additional_headers={"Cookie": f"canopy_token={eve.token}"})

@@ -4,8 +4,11 @@
 
 from __future__ import annotations
 
+import ast
 import json
+import random
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,7 +25,7 @@ from app.games.arboretum.data import (
     VALUES,
 )
 from app.games.arboretum.rules import ArboretumState
-from app.games.base import Game, IllegalMove, NoOptions
+from app.games.base import IllegalMove, NoOptions
 from app.games.registry import get_game
 
 SIX = ["cassia", "jacaranda", "olive", "maple", "oak", "willow"]
@@ -136,7 +139,8 @@ def test_setup_refuses_bad_player_counts(players: Any) -> None:
 
 
 def test_game_value() -> None:
-    assert isinstance(GAME, Game)
+    # The declaration's shape (``GAME`` in ``__init__``) belongs to the platform; these are
+    # the game's own facts in it.
     assert get_game("arboretum") is GAME
     assert (GAME.id, GAME.title, GAME.min_players, GAME.max_players) == (
         "arboretum",
@@ -146,10 +150,8 @@ def test_game_value() -> None:
     )
     assert GAME.Options is NoOptions
     assert GAME.template == "arboretum/table.html"
-    # The lead owns the template and its region list; these four the views are made for.
-    assert {"status", "hand", "arboreta", "discards"} <= set(GAME.regions)
-    assert len(set(GAME.regions)) == len(GAME.regions)
     assert isinstance(GAME.summary, str) and "\n" not in GAME.summary
+    assert GAME.turn_rule == R.RULE_TURN == "Cómo jugar"
 
 
 # --- a turn ------------------------------------------------------------------------------------
@@ -256,7 +258,7 @@ def test_later_cards_go_next_to_the_arboretum_on_an_empty_cell() -> None:
     for cell, why in (([1, 2], "not orthogonally adjacent"), ([0, 1], "already holds")):
         with pytest.raises(IllegalMove, match=why) as err:
             R.apply(state, 0, {"type": "play", "card": ["oak", 6], "cell": cell})
-        assert err.value.rule == R.RULE_ADJACENT
+        assert err.value.rule == R.RULE_PLAY
 
 
 def test_extra_keys_in_a_move_are_ignored() -> None:
@@ -283,7 +285,7 @@ def test_the_game_ends_after_the_turn_of_who_drew_the_last_card() -> None:
     assert R.legal_moves(state, 0) == [{"type": "draw", "source": 1}]
     with pytest.raises(IllegalMove, match="deck is empty") as err:
         R.apply(state, 0, {"type": "draw", "source": "deck"})
-    assert err.value.rule == "Spec §End"
+    assert err.value.rule == "Robar 2 cartas"
     state = R.apply(state, 0, {"type": "draw", "source": 1})
     state = R.apply(state, 0, {"type": "play", "card": ["oak", 2], "cell": [0, 0]})
     assert R.result(state) is None and R.active_seats(state) == {0}
@@ -336,20 +338,28 @@ DISCARD = make(
 OVER = make([HAND0, HAND1], deck=[], step="over")
 HALF_DRAWN = make([[*HAND0, ("olive", 5)], HAND1], step="draw", draws_left=1)
 
+# The rulebook's headings, written out here so that a change of a ``RULE_*`` constant shows.
+H_CARDS = "Preparación del mazo"
+H_TURN = "Cómo jugar"
+H_DRAW = "Robar 2 cartas"
+H_PLAY = "Jugar una carta de la mano en su arboreto"
+H_DISCARD = "Descartar una carta"
+H_END = "Puntuación"
+
 ILLEGAL: list[tuple[str, ArboretumState, int, Any, str, str]] = [
-    ("game over", OVER, 0, {"type": "draw", "source": "deck"}, "game is over", "Spec §End"),
-    ("not a dict", DRAW, 0, ["draw"], "unknown move type", "move format"),
-    ("no type", DRAW, 0, {"source": "deck"}, "unknown move type", "move format"),
-    ("unknown type", DRAW, 0, {"type": "pass"}, "unknown move type", "move format"),
-    ("type not str", DRAW, 0, {"type": 3}, "unknown move type", "move format"),
-    ("not your turn", DRAW, 1, {"type": "draw", "source": "deck"}, "seat 0's turn", R.RULE_TURN),
+    ("game over", OVER, 0, {"type": "draw", "source": "deck"}, "game is over", H_END),
+    ("not a dict", DRAW, 0, ["draw"], "unknown move type", H_TURN),
+    ("no type", DRAW, 0, {"source": "deck"}, "unknown move type", H_TURN),
+    ("unknown type", DRAW, 0, {"type": "pass"}, "unknown move type", H_TURN),
+    ("type not str", DRAW, 0, {"type": 3}, "unknown move type", H_TURN),
+    ("not your turn", DRAW, 1, {"type": "draw", "source": "deck"}, "seat 0's turn", H_TURN),
     (
         "play while drawing",
         DRAW,
         0,
         {"type": "play", "card": ["oak", 6], "cell": [0, 0]},
         "draw first: 2 cards left",
-        R.RULE_DRAW,
+        H_TURN,
     ),
     (
         "discard while drawing",
@@ -357,7 +367,7 @@ ILLEGAL: list[tuple[str, ArboretumState, int, Any, str, str]] = [
         0,
         {"type": "discard", "card": ["oak", 6]},
         "draw first: 1 card left",
-        R.RULE_DRAW,
+        H_TURN,
     ),
     (
         "draw while playing",
@@ -365,7 +375,7 @@ ILLEGAL: list[tuple[str, ArboretumState, int, Any, str, str]] = [
         0,
         {"type": "draw", "source": "deck"},
         "already drawn",
-        R.RULE_DRAW,
+        H_DRAW,
     ),
     (
         "discard before playing",
@@ -373,7 +383,7 @@ ILLEGAL: list[tuple[str, ArboretumState, int, Any, str, str]] = [
         0,
         {"type": "discard", "card": ["oak", 6]},
         "play a card into your arboretum before",
-        R.RULE_PLAY,
+        H_TURN,
     ),
     (
         "play twice",
@@ -381,7 +391,7 @@ ILLEGAL: list[tuple[str, ArboretumState, int, Any, str, str]] = [
         0,
         {"type": "play", "card": ["oak", 6], "cell": [0, 1]},
         "already played",
-        R.RULE_PLAY,
+        H_PLAY,
     ),
     (
         "draw while discarding",
@@ -389,7 +399,7 @@ ILLEGAL: list[tuple[str, ArboretumState, int, Any, str, str]] = [
         0,
         {"type": "draw", "source": "deck"},
         "already drawn",
-        R.RULE_DRAW,
+        H_DRAW,
     ),
     (
         "empty discard pile",
@@ -397,28 +407,28 @@ ILLEGAL: list[tuple[str, ArboretumState, int, Any, str, str]] = [
         0,
         {"type": "draw", "source": 0},
         "seat 0's discard pile is empty",
-        R.RULE_SOURCE,
+        H_DRAW,
     ),
-    ("source out of range", DRAW, 0, {"type": "draw", "source": 2}, "no seat 2", R.RULE_SOURCE),
-    ("negative source", DRAW, 0, {"type": "draw", "source": -1}, "no seat -1", R.RULE_SOURCE),
-    ("bool source", DRAW, 0, {"type": "draw", "source": True}, "draw source", R.RULE_FORMAT),
-    ("missing source", DRAW, 0, {"type": "draw"}, "draw source", R.RULE_FORMAT),
+    ("source out of range", DRAW, 0, {"type": "draw", "source": 2}, "no seat 2", H_DRAW),
+    ("negative source", DRAW, 0, {"type": "draw", "source": -1}, "no seat -1", H_DRAW),
+    ("bool source", DRAW, 0, {"type": "draw", "source": True}, "draw source", H_DRAW),
+    ("missing source", DRAW, 0, {"type": "draw"}, "draw source", H_DRAW),
     (
         "other string source",
         DRAW,
         0,
         {"type": "draw", "source": "pile"},
         "draw source",
-        R.RULE_FORMAT,
+        H_DRAW,
     ),
-    ("float source", DRAW, 0, {"type": "draw", "source": 1.0}, "draw source", R.RULE_FORMAT),
+    ("float source", DRAW, 0, {"type": "draw", "source": 1.0}, "draw source", H_DRAW),
     (
         "card not a list",
         PLAY,
         0,
         {"type": "play", "card": "oak 6", "cell": [0, 1]},
         "two-element list",
-        R.RULE_FORMAT,
+        H_PLAY,
     ),
     (
         "card too long",
@@ -426,16 +436,16 @@ ILLEGAL: list[tuple[str, ArboretumState, int, Any, str, str]] = [
         0,
         {"type": "play", "card": ["oak", 6, 1], "cell": [0, 1]},
         "two-element list",
-        R.RULE_FORMAT,
+        H_PLAY,
     ),
-    ("card missing", DISCARD, 0, {"type": "discard"}, "two-element list", R.RULE_FORMAT),
+    ("card missing", DISCARD, 0, {"type": "discard"}, "two-element list", H_DISCARD),
     (
         "card a dict",
         DISCARD,
         0,
         {"type": "discard", "card": {"oak": 6}},
         "two-element list",
-        R.RULE_FORMAT,
+        H_DISCARD,
     ),
     (
         "unknown species",
@@ -443,7 +453,7 @@ ILLEGAL: list[tuple[str, ArboretumState, int, Any, str, str]] = [
         0,
         {"type": "play", "card": ["pine", 6], "cell": [0, 1]},
         "unknown species",
-        R.RULE_CARDS,
+        H_CARDS,
     ),
     (
         "species not a str",
@@ -451,7 +461,7 @@ ILLEGAL: list[tuple[str, ArboretumState, int, Any, str, str]] = [
         0,
         {"type": "play", "card": [6, 6], "cell": [0, 1]},
         "unknown species",
-        R.RULE_CARDS,
+        H_CARDS,
     ),
     (
         "species out of the box",
@@ -459,7 +469,7 @@ ILLEGAL: list[tuple[str, ArboretumState, int, Any, str, str]] = [
         0,
         {"type": "play", "card": ["lilac", 6], "cell": [0, 1]},
         "lilac is not in play",
-        R.RULE_CARDS,
+        H_CARDS,
     ),
     (
         "value too high",
@@ -467,7 +477,7 @@ ILLEGAL: list[tuple[str, ArboretumState, int, Any, str, str]] = [
         0,
         {"type": "discard", "card": ["oak", 9]},
         "from 1 to 8",
-        R.RULE_CARDS,
+        H_CARDS,
     ),
     (
         "value zero",
@@ -475,7 +485,7 @@ ILLEGAL: list[tuple[str, ArboretumState, int, Any, str, str]] = [
         0,
         {"type": "discard", "card": ["oak", 0]},
         "from 1 to 8",
-        R.RULE_CARDS,
+        H_CARDS,
     ),
     (
         "value bool",
@@ -483,7 +493,7 @@ ILLEGAL: list[tuple[str, ArboretumState, int, Any, str, str]] = [
         0,
         {"type": "discard", "card": ["oak", True]},
         "from 1 to 8",
-        R.RULE_CARDS,
+        H_CARDS,
     ),
     (
         "value str",
@@ -491,7 +501,7 @@ ILLEGAL: list[tuple[str, ArboretumState, int, Any, str, str]] = [
         0,
         {"type": "discard", "card": ["oak", "6"]},
         "from 1 to 8",
-        R.RULE_CARDS,
+        H_CARDS,
     ),
     (
         "value float",
@@ -499,7 +509,7 @@ ILLEGAL: list[tuple[str, ArboretumState, int, Any, str, str]] = [
         0,
         {"type": "discard", "card": ["oak", 6.0]},
         "from 1 to 8",
-        R.RULE_CARDS,
+        H_CARDS,
     ),
     (
         "play a card not held",
@@ -507,7 +517,7 @@ ILLEGAL: list[tuple[str, ArboretumState, int, Any, str, str]] = [
         0,
         {"type": "play", "card": ["oak", 1], "cell": [0, 1]},
         "you do not hold Oak 1",
-        R.RULE_HAND,
+        H_PLAY,
     ),
     (
         "discard a card not held",
@@ -515,7 +525,7 @@ ILLEGAL: list[tuple[str, ArboretumState, int, Any, str, str]] = [
         0,
         {"type": "discard", "card": ["olive", 6]},
         "you do not hold Olive 6",
-        R.RULE_HAND,
+        H_DISCARD,
     ),
     (
         "cell missing",
@@ -523,7 +533,7 @@ ILLEGAL: list[tuple[str, ArboretumState, int, Any, str, str]] = [
         0,
         {"type": "play", "card": ["oak", 6]},
         "two-integer list",
-        R.RULE_FORMAT,
+        H_PLAY,
     ),
     (
         "cell bools",
@@ -531,7 +541,7 @@ ILLEGAL: list[tuple[str, ArboretumState, int, Any, str, str]] = [
         0,
         {"type": "play", "card": ["oak", 6], "cell": [False, True]},
         "two-integer list",
-        R.RULE_FORMAT,
+        H_PLAY,
     ),
     (
         "cell floats",
@@ -539,7 +549,7 @@ ILLEGAL: list[tuple[str, ArboretumState, int, Any, str, str]] = [
         0,
         {"type": "play", "card": ["oak", 6], "cell": [0.0, 1.0]},
         "two-integer list",
-        R.RULE_FORMAT,
+        H_PLAY,
     ),
     (
         "cell too long",
@@ -547,7 +557,7 @@ ILLEGAL: list[tuple[str, ArboretumState, int, Any, str, str]] = [
         0,
         {"type": "play", "card": ["oak", 6], "cell": [0, 1, 2]},
         "two-integer list",
-        R.RULE_FORMAT,
+        H_PLAY,
     ),
     (
         "cell a string",
@@ -555,7 +565,7 @@ ILLEGAL: list[tuple[str, ArboretumState, int, Any, str, str]] = [
         0,
         {"type": "play", "card": ["oak", 6], "cell": "0,1"},
         "two-integer list",
-        R.RULE_FORMAT,
+        H_PLAY,
     ),
     (
         "cell occupied",
@@ -563,7 +573,7 @@ ILLEGAL: list[tuple[str, ArboretumState, int, Any, str, str]] = [
         0,
         {"type": "play", "card": ["oak", 6], "cell": [0, 0]},
         "already holds a tree",
-        R.RULE_ADJACENT,
+        H_PLAY,
     ),
     (
         "cell diagonal",
@@ -571,7 +581,7 @@ ILLEGAL: list[tuple[str, ArboretumState, int, Any, str, str]] = [
         0,
         {"type": "play", "card": ["oak", 6], "cell": [1, 1]},
         "not orthogonally adjacent",
-        R.RULE_ADJACENT,
+        H_PLAY,
     ),
     (
         "cell far away",
@@ -579,7 +589,7 @@ ILLEGAL: list[tuple[str, ArboretumState, int, Any, str, str]] = [
         0,
         {"type": "play", "card": ["oak", 6], "cell": [-40, 7]},
         "not orthogonally adjacent",
-        R.RULE_ADJACENT,
+        H_PLAY,
     ),
 ]
 
@@ -608,15 +618,120 @@ def test_the_turn_reason_names_no_player() -> None:
 
 def test_every_refusal_names_a_rule() -> None:
     assert all(case[5] for case in ILLEGAL)
-    assert {case[5] for case in ILLEGAL} >= {
-        R.RULE_DRAW,
-        R.RULE_PLAY,
-        R.RULE_ADJACENT,
-        R.RULE_SOURCE,
-        R.RULE_HAND,
-        R.RULE_TURN,
-        R.RULE_END,
-    }
+    assert {case[5] for case in ILLEGAL} == {H_CARDS, H_TURN, H_DRAW, H_PLAY, H_DISCARD, H_END}
+    assert (R.RULE_CARDS, R.RULE_TURN, R.RULE_DRAW, R.RULE_PLAY, R.RULE_DISCARD, R.RULE_END) == (
+        H_CARDS, H_TURN, H_DRAW, H_PLAY, H_DISCARD, H_END,
+    )  # fmt: skip
+
+
+RULEBOOK = Path("/work/shared/rules/arboretum.es.txt")
+
+
+def test_rulebook_headings_are_the_rulebooks_own() -> None:
+    """Every entry of ``RULEBOOK_HEADINGS`` is a line of the Spanish rulebook on its own,
+    letter for letter, in the rulebook's order; every ``RULE_*`` constant is one of them."""
+    headings = R.RULEBOOK_HEADINGS
+    assert len(set(headings)) == len(headings) and all(headings)
+    constants = {name: value for name, value in vars(R).items() if name.startswith("RULE_")}
+    assert constants and set(constants.values()) <= set(headings)
+    assert {"Robar 2 cartas", "Descartar una carta", "Puntuación", "Cómo jugar"} <= set(headings)
+    if not RULEBOOK.exists():
+        pytest.skip("the rulebook is not on this machine")
+    lines = [line.strip() for line in RULEBOOK.read_text(encoding="utf-8").splitlines()]
+    positions = [lines.index(heading) for heading in headings]  # ValueError: not a heading
+    assert positions == sorted(positions)
+
+
+def test_every_illegal_move_in_the_source_names_a_rulebook_heading() -> None:
+    """Statically: each ``IllegalMove(...)`` in app/games/arboretum/ passes a ``RULE_*``
+    constant (or the ``rule`` parameter of a helper that callers fill with one)."""
+    folder = Path(R.__file__).parent
+    calls = 0
+    for source in sorted(folder.glob("*.py")):
+        tree = ast.parse(source.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.Call) and getattr(node.func, "id", "") == "IllegalMove"):
+                continue
+            calls += 1
+            args = [*node.args, *(k.value for k in node.keywords if k.arg == "rule")]
+            assert len(args) == 2, f"{source.name}:{node.lineno} names no rule"
+            rule = args[1]
+            assert isinstance(rule, ast.Name), f"{source.name}:{node.lineno}"
+            if rule.id != "rule":
+                assert getattr(R, rule.id) in R.RULEBOOK_HEADINGS, f"{source.name}:{node.lineno}"
+    assert calls >= 15
+
+
+def _changed(move: dict[str, Any], rng: random.Random, state: ArboretumState) -> list[Any]:
+    """Variants of a legal move with one field changed (or dropped, or the type changed)."""
+    out: list[Any] = [
+        {**move, "type": rng.choice(["pass", "Draw", 3, None])},
+        {k: v for k, v in move.items() if k != "type"},
+        [move.get("type")],
+    ]
+    for key in [k for k in move if k != "type"]:
+        out.append({k: v for k, v in move.items() if k != key})
+    if "source" in move:
+        out += [
+            {**move, "source": value}
+            for value in ("pile", None, True, 1.0, -1, state.players, *range(state.players))
+        ]
+    if "card" in move:
+        kind, value = move["card"]
+        absent = next(s for s in SPECIES if s not in state.species) if state.players < 4 else kind
+        out += [
+            {**move, "card": card}
+            for card in (
+                [kind, value % 8 + 1], [kind, 0], [kind, 9], [kind, True], [kind, "3"],
+                ["pine", value], [absent, value], [value, kind], f"{kind} {value}", [kind],
+                [rng.choice(state.species), rng.randint(1, 8)],
+            )
+        ]  # fmt: skip
+    if "cell" in move:
+        r, c = move["cell"]
+        planted = [list(cell) for cell, _ in state.arboreta[state.turn]]
+        out += [
+            {**move, "cell": cell}
+            for cell in (
+                [r + 1, c + 1], [r + 40, c], [r, c, 0], [float(r), c], "0,0", [True, False],
+                *planted[:2],
+            )
+        ]  # fmt: skip
+    return out
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 1), (3, 2), (4, 3), (2, 4)])
+def test_every_refusal_met_in_random_playouts_names_a_rulebook_heading(
+    players: int, seed: int
+) -> None:
+    """Random games; at every step each seat is probed with the legal moves of every seat
+    seen so far (other seats' and other steps') and with legal moves with a field changed:
+    every refusal names one of the rulebook's headings, and changes nothing."""
+    rng = random.Random(seed)
+    state = R.setup(players, seed)
+    pool: list[Any] = []
+    met: Counter[str] = Counter()
+    while not state.over:
+        legal = R.legal_moves(state, state.turn)
+        pool = (pool + rng.sample(legal, min(4, len(legal))))[-24:]
+        probes: list[tuple[int, Any]] = []
+        for seat in range(players):
+            probes += [(seat, move) for move in rng.sample(pool, min(6, len(pool)))]
+            probes += [(seat, move) for move in _changed(rng.choice(legal), rng, state)]
+        before = R.dump(state)
+        for seat, move in probes:
+            try:
+                R.apply(state, seat, move)
+            except IllegalMove as refusal:
+                assert refusal.rule, refusal
+                assert refusal.rule in R.RULEBOOK_HEADINGS, (refusal.rule, move)
+                met[refusal.rule] += 1
+        assert R.dump(state) == before
+        state = R.apply(state, state.turn, rng.choice(legal))
+    with pytest.raises(IllegalMove) as over:
+        R.apply(state, 0, {"type": "draw", "source": "deck"})
+    met[over.value.rule] += 1
+    assert set(met) == {H_CARDS, H_TURN, H_DRAW, H_PLAY, H_DISCARD, H_END}, met
 
 
 # --- results -----------------------------------------------------------------------------------

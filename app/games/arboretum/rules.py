@@ -56,7 +56,7 @@ from app.games.arboretum.data import (
     SPECIES_COUNT,
     VALUES,
 )
-from app.games.base import JSON, IllegalMove, Move, Result, require_move_type, seeded_rng
+from app.games.base import JSON, IllegalMove, Move, Result, seeded_rng
 
 Card = tuple[str, int]
 Cell = tuple[int, int]
@@ -69,16 +69,39 @@ STEP_OVER = "over"
 STEPS = (STEP_DRAW, STEP_PLAY, STEP_DISCARD, STEP_OVER)
 MOVE_TYPES = ("draw", "play", "discard")
 
-RULE_FORMAT = "move format"
-RULE_TURN = "Rulebook §How to play: players take turns clockwise"
-RULE_DRAW = "Rulebook §Turn: draw 2 cards first"
-RULE_SOURCE = "Rulebook §Draw 2 cards: from the top of the deck or of any discard pile"
-RULE_PLAY = "Rulebook §Turn: play 1 card into your arboretum"
-RULE_ADJACENT = "Rulebook §Play a card: orthogonally adjacent, never on another card"
-RULE_DISCARD = "Rulebook §Turn: discard 1 card to end your turn"
-RULE_HAND = "Rulebook §Turn: play and discard cards from your hand"
-RULE_CARDS = "Spec §Components"
-RULE_END = "Spec §End"
+#: The section headings of the rulebook (/work/shared/rules/arboretum.es.txt), exactly as
+#: printed and in its order. Every :class:`IllegalMove` of this game names one of them as its
+#: ``rule`` (the ``RULE_*`` constants below); tests/unit/test_arboretum_rules.py checks both.
+RULEBOOK_HEADINGS: tuple[str, ...] = (
+    "Objetivo del juego",
+    "Preparación",
+    "Preparación del mazo",
+    "Distribución de las cartas",
+    "Cómo jugar",
+    "Robar 2 cartas",
+    "Jugar una carta de la mano en su arboreto",
+    "Descartar una carta",
+    "Puntuación",
+    "Puntuación de los caminos",
+    "Puntuar los caminos",
+    "Ejemplo de puntuación",
+    "Anunciar el ganador",
+)
+
+#: The cards: 10 species × values 1–8, some species back in the box with fewer players
+#: (unknown species, species not in play, values outside 1–8).
+RULE_CARDS = "Preparación del mazo"
+#: Turn order (clockwise) and the order of a turn's steps: draw 2, play 1, discard 1; a move
+#: that is no step of a turn.
+RULE_TURN = "Cómo jugar"
+#: Exactly 2 draws, each from the top of the deck or of any discard pile.
+RULE_DRAW = "Robar 2 cartas"
+#: One card from the hand, adjacent to the arboretum, never on or moving another card.
+RULE_PLAY = "Jugar una carta de la mano en su arboreto"
+#: One card from the hand onto the own discard pile.
+RULE_DISCARD = "Descartar una carta"
+#: The game ends when the deck runs out, after the turn of who drew its last card.
+RULE_END = "Puntuación"
 
 NEIGHBOURS: tuple[Cell, ...] = ((-1, 0), (1, 0), (0, -1), (0, 1))
 ORIGIN: Cell = (0, 0)
@@ -166,11 +189,12 @@ def _is_int(value: object) -> TypeGuard[int]:
     return type(value) is int
 
 
-def _parse_card(raw: object, species: tuple[str, ...]) -> Card:
+def _parse_card(raw: object, species: tuple[str, ...], rule: str) -> Card:
+    """The card a move names; a malformed one is refused under ``rule`` (the step's heading)."""
     if not isinstance(raw, (list, tuple)) or len(raw) != 2:
         raise IllegalMove(
             f'a card is a two-element list [species, value] such as ["oak", 7], not {_short(raw)}',
-            RULE_FORMAT,
+            rule,
         )
     kind, value = raw
     if not isinstance(kind, str) or kind not in SPECIES:
@@ -196,7 +220,7 @@ def _parse_cell(raw: object) -> Cell:
     ):
         raise IllegalMove(
             f"a cell is a two-integer list [row, col] such as [0, 1], not {_short(raw)}",
-            RULE_FORMAT,
+            RULE_PLAY,
         )
     return (raw[0], raw[1])
 
@@ -279,7 +303,12 @@ def apply(state: ArboretumState, seat: int, move: Move) -> ArboretumState:
     """The state after ``seat`` plays ``move``, or :class:`IllegalMove`. Never mutates."""
     if state.step == STEP_OVER:
         raise IllegalMove("the game is over", RULE_END)
-    kind = require_move_type(move, MOVE_TYPES)
+    kind = move.get("type") if isinstance(move, dict) else None
+    if not isinstance(kind, str) or kind not in MOVE_TYPES:
+        raise IllegalMove(
+            f"unknown move type {_short(kind)}; expected one of: {', '.join(MOVE_TYPES)}",
+            RULE_TURN,
+        )
     if seat != state.turn:
         raise IllegalMove(f"it is seat {state.turn}'s turn", RULE_TURN)
     step = state.step
@@ -289,13 +318,13 @@ def apply(state: ArboretumState, seat: int, move: Move) -> ArboretumState:
         return _draw(state, seat, move.get("source"))
     if step == STEP_DRAW:
         left = "1 card" if state.draws_left == 1 else f"{state.draws_left} cards"
-        raise IllegalMove(f"draw first: {left} left to draw this turn", RULE_DRAW)
+        raise IllegalMove(f"draw first: {left} left to draw this turn", RULE_TURN)
     if kind == "play":
         if step != STEP_PLAY:
             raise IllegalMove("you have already played a card this turn; discard one", RULE_PLAY)
         return _play(state, seat, move)
     if step != STEP_DISCARD:
-        raise IllegalMove("play a card into your arboretum before discarding", RULE_PLAY)
+        raise IllegalMove("play a card into your arboretum before discarding", RULE_TURN)
     return _discard(state, seat, move)
 
 
@@ -303,24 +332,24 @@ def _draw(state: ArboretumState, seat: int, source: object) -> ArboretumState:
     hands = state.hands
     if isinstance(source, str) and source == "deck":
         if not state.deck:
-            raise IllegalMove("the draw deck is empty; draw from a discard pile", RULE_END)
+            raise IllegalMove("the draw deck is empty; draw from a discard pile", RULE_DRAW)
         card = state.deck[-1]
         deck = state.deck[:-1]
         discards = state.discards
     elif _is_int(source):
         if not 0 <= source < len(hands):
             raise IllegalMove(
-                f"there is no seat {source}; seats are 0 to {len(hands) - 1}", RULE_SOURCE
+                f"there is no seat {source}; seats are 0 to {len(hands) - 1}", RULE_DRAW
             )
         pile = state.discards[source]
         if not pile:
-            raise IllegalMove(f"seat {source}'s discard pile is empty", RULE_SOURCE)
+            raise IllegalMove(f"seat {source}'s discard pile is empty", RULE_DRAW)
         card = pile[-1]
         deck = state.deck
         discards = _set(state.discards, source, pile[:-1])
     else:
         raise IllegalMove(
-            f'a draw source is "deck" or a seat number, not {_short(source)}', RULE_FORMAT
+            f'a draw source is "deck" or a seat number, not {_short(source)}', RULE_DRAW
         )
     left = state.draws_left - 1
     after = ArboretumState(
@@ -338,23 +367,25 @@ def _draw(state: ArboretumState, seat: int, source: object) -> ArboretumState:
     return _skip_stuck_draw(after) if left else after
 
 
-def _held_card(state: ArboretumState, seat: int, move: Move) -> Card:
-    card = _parse_card(move.get("card"), state.species)
+def _held_card(state: ArboretumState, seat: int, move: Move, rule: str) -> Card:
+    """The card of a play (``rule`` :data:`RULE_PLAY`) or discard (:data:`RULE_DISCARD`):
+    both take a card from the player's hand."""
+    card = _parse_card(move.get("card"), state.species, rule)
     if card not in state.hands[seat]:
-        raise IllegalMove(f"you do not hold {card_name(card)}", RULE_HAND)
+        raise IllegalMove(f"you do not hold {card_name(card)}", rule)
     return card
 
 
 def _play(state: ArboretumState, seat: int, move: Move) -> ArboretumState:
-    card = _held_card(state, seat, move)
+    card = _held_card(state, seat, move, RULE_PLAY)
     cell = _parse_cell(move.get("cell"))
     plantings = state.arboreta[seat]
     frontier = state.frontiers[seat]
     if plantings and cell not in frontier:
         if any(c == cell for c, _ in plantings):
-            raise IllegalMove(f"cell {list(cell)} already holds a tree", RULE_ADJACENT)
+            raise IllegalMove(f"cell {list(cell)} already holds a tree", RULE_PLAY)
         raise IllegalMove(
-            f"cell {list(cell)} is not orthogonally adjacent to your arboretum", RULE_ADJACENT
+            f"cell {list(cell)} is not orthogonally adjacent to your arboretum", RULE_PLAY
         )
     return ArboretumState(
         state.seed,
@@ -371,7 +402,7 @@ def _play(state: ArboretumState, seat: int, move: Move) -> ArboretumState:
 
 
 def _discard(state: ArboretumState, seat: int, move: Move) -> ArboretumState:
-    card = _held_card(state, seat, move)
+    card = _held_card(state, seat, move, RULE_DISCARD)
     hands = _set(state.hands, seat, _without(state.hands[seat], card))
     discards = _set(state.discards, seat, (*state.discards[seat], card))
     if not state.deck:  # the deck's last card was drawn this turn: the game ends (spec §End)

@@ -388,3 +388,38 @@ def test_example_sonia_action_a_then_lake():
         (7, 4): "small", (7, 6): "small", (8, 4): "sprout", (7, 5): "lake",
     }  # fmt: skip
     assert board(state).tracks[BLOOM] == 0 and board(state).tracks[LAKE] == 1
+
+
+def test_POW_3_legal_moves_list_exactly_what_apply_accepts():
+    """MOV-5 around POW-3: no ``power`` without an application, no ``done`` or action effect
+    while the activated power owes one."""
+    import json
+
+    from app.games.base import IllegalMove
+
+    cells = sorted(set(rules.PLANET) | rules.CRACKS)
+    universe = [POWER, DONE, {"type": "undo"}]
+    for r, c in cells:
+        universe += [act("plant", r, c), act("grow", r, c), pwr("plant", r, c)]
+        universe += [pwr("grow", r, c), pwr("bush", r, c), pwr("lake", r, c), by_lake(r, c)]
+    full = {cell: "bush" for cell in rules.PLAYABLE}
+    states = [
+        act_state(8, {}),  # grow_small, nothing to grow: no power
+        act_state(8, {(2, 7): "sprout"}),
+        play(act_state(8, {(2, 7): "sprout"}), 0, POWER),  # owes its grow
+        play(act_state(7, {}), 0, act("plant", 2, 7), POWER),  # owes, action closed
+        play(act_state(11, {(0, 3): "sprout"}), 0, POWER),  # owes its lake
+        play(act_state(11, {(0, 3): "sprout"}), 0, POWER, pwr("lake", 0, 4)),
+        act_state(10, full),
+        play(act_state(12, full), 0, POWER),
+    ]
+    key = lambda m: json.dumps(m, sort_keys=True)  # noqa: E731
+    for state in states:
+        accepted = []
+        for move in universe:
+            try:
+                rules.apply(state, 0, move)
+            except IllegalMove:
+                continue
+            accepted.append(move)
+        assert sorted(map(key, accepted)) == sorted(map(key, rules.legal_moves(state, 0)))

@@ -93,12 +93,21 @@ def test_POW_3_the_bot_applies_every_power_it_activates():
 
 
 def test_POW_3_the_bot_applies_a_power_even_when_every_application_looks_poor():
-    # grow_large with a single small tree that a large tree would shade: the bot may value
-    # the grow below its threshold, yet once activated it must grow it.
-    from .helpers import act_state, play
+    # Lake power on an empty planet: no lake has a tree to grow next to it, so every lake is
+    # worth less than nothing to the bot; it activates the lake power first (the upgrade) and
+    # must then still place one lake before its action and done.
+    from .helpers import act_state
 
-    state = play(act_state(9, {(4, 4): "small"}, players=2), 0, {"type": "power"})
-    legal = rules.legal_moves(state, 0)
-    assert {"type": "done"} not in legal
-    move = bot_move(GAME.view(state, 0), legal, random.Random(0))
-    assert move == {"type": "grow", "cell": [4, 4], "by": "power"}
+    state = act_state(11, {}, players=2)
+    rng = random.Random(0)
+    made: list[Move] = []
+    while not state.turns[0].done:
+        legal = rules.legal_moves(state, 0)
+        move = bot_move(GAME.view(state, 0), legal, rng)
+        assert move in legal and move["type"] != "undo"
+        made.append(move)
+        state = rules.apply(state, 0, move)
+        assert len(made) < 20
+    kinds = [m["type"] for m in made]
+    assert kinds[:2] == ["power", "lake"] and kinds[-1] == "done"
+    assert state.turns[0].applied == 1

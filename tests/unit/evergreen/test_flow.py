@@ -472,3 +472,27 @@ def test_POW_3_undo_still_works_on_an_old_game_that_skipped_the_application():
     back = play(back, 0, UNDO, UNDO)
     assert board(back).planet == {} and board(back).tracks[0] == 0
     assert play(loaded, 0, DONE).turns[0].done
+
+
+def test_mov_3_every_illegal_move_in_the_source_names_a_clause():
+    """Statically: each ``IllegalMove(...)`` in app/games/evergreen/ passes a clause id of the
+    spec (``"POW-3"``) or the variable ``rule`` holding one (ACT-1…6, from ``_violations``)."""
+    import ast
+    import re
+    from pathlib import Path
+
+    calls = 0
+    for source in sorted(Path(rules.__file__).parent.glob("*.py")):
+        for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
+            if not (isinstance(node, ast.Call) and getattr(node.func, "id", "") == "IllegalMove"):
+                continue
+            calls += 1
+            args = [*node.args, *(k.value for k in node.keywords if k.arg == "rule")]
+            assert len(args) == 2, f"{source.name}:{node.lineno} names no rule"
+            rule = args[1]
+            if isinstance(rule, ast.Constant):
+                assert re.fullmatch(r"(SEL|EFF|ACT|POW|TIM|MOV)-\d+", rule.value), rule.value
+            else:
+                assert isinstance(rule, ast.Name) and rule.id == "rule", source.name
+    assert calls >= 30
+    assert all(re.fullmatch(r"ACT-[1-6]", rule) for rule in rules._ACTION_REASONS)
