@@ -18,6 +18,7 @@ from fastapi import Depends, Request, Response
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
+from app import speedups
 from app.errors import ApiError
 from app.models import Player
 
@@ -60,6 +61,7 @@ _KNOWN: weakref.WeakKeyDictionary[Engine, OrderedDict[str, tuple[int, str, datet
     weakref.WeakKeyDictionary()
 _KNOWN_MAX = 20_000
 _known_lock = threading.Lock()
+TOKEN_CACHE = speedups.on("token-cache")
 
 
 def _remember(engine: Engine, player: Player) -> None:
@@ -76,7 +78,7 @@ def player_for_token(engine: Engine, token: str) -> Player | None:
     token_hash = hash_token(token)
     hit = None
     with _known_lock:
-        known = _KNOWN.get(engine)
+        known = _KNOWN.get(engine) if TOKEN_CACHE else None
         if known is not None:
             hit = known.get(token_hash)
             if hit is not None:

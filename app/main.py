@@ -22,6 +22,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Router, WebSocketRoute
 from starlette.types import Receive, Scope, Send
 
+from app import speedups
 from app.config import Settings, get_settings
 from app.db import make_engine
 from app.errors import ApiError, error_of
@@ -46,6 +47,9 @@ SOCKET_ROUTES = Router(routes=[WebSocketRoute("/ws/rooms/{room_id}", game_socket
                                WebSocketRoute("/ws/rooms/{room_id}/html", html_socket)])
 
 
+SOCKETS_PAST_MIDDLEWARE = speedups.on("sockets")
+
+
 class Canopy(FastAPI):
     """The app. Websocket connections go straight to :data:`SOCKET_ROUTES`, past the HTTP
     middleware stack (exception handlers, body limits): those layers serve requests, and a
@@ -53,7 +57,7 @@ class Canopy(FastAPI):
     objects for the cycle collector per socket) to do nothing for it."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "websocket":
+        if scope["type"] == "websocket" and SOCKETS_PAST_MIDDLEWARE:
             scope["app"] = self  # ``ws.app.state`` for the endpoints, as under FastAPI
             await SOCKET_ROUTES(scope, receive, send)
         else:
@@ -106,7 +110,7 @@ def tune_gc() -> None:
     and space the full collections out (``FULL_COLLECTION_EVERY``). Later apps in the same
     process (tests) change nothing."""
     global _gc_tuned
-    if not _gc_tuned:
+    if not _gc_tuned and speedups.on("gc"):
         _gc_tuned = True
         gc.collect()
         gc.freeze()
@@ -192,6 +196,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(lobby_api.router)
     app.include_router(rooms_api.router)
     app.include_router(pages.router)
+    app.router.routes.extend(SOCKET_ROUTES.routes)  # reached only with the "sockets" speed-up off
 
     vendor = Path(settings.npm_dir)
     vendored = {"htmx.min.js": vendor / "htmx.org/dist/htmx.min.js",

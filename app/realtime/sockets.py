@@ -24,6 +24,7 @@ from anyio import to_thread
 from fastapi import WebSocket, WebSocketDisconnect
 from starlette.websockets import WebSocketState
 
+from app import speedups
 from app.db import json_dumps
 from app.errors import ApiError, error_of
 from app.identity import player_for_token, token_from
@@ -111,17 +112,31 @@ async def close_for(ws: WebSocket, exc: ApiError) -> None:
     await ws.close(code=4000 + exc.status, reason=exc.detail[:120])
 
 
+SHARE_PATCHES = speedups.on("shared-patches")
+
+
+def _jsonpatch_diff(old: Any, new: Any) -> list[dict[str, Any]]:
+    """The plain way: the jsonpatch library (a development dependency)."""
+    import jsonpatch
+
+    ops: list[dict[str, Any]] = jsonpatch.make_patch(old, new).patch
+    return ops
+
+
+view_diff = diff if speedups.on("diff") else _jsonpatch_diff
+
+
 def _patch_message(feed: RoomFeed, table: Table, from_version: int, old: bytes,
                    seat: int | None) -> str:
     """The patch from the seat's view at ``from_version`` (``old``, marshal bytes) to the
     current version, as JSON text: computed once per seat and versions, shared by the seat's
     sockets."""
-    shared = feed.shared(table.version)
+    shared = feed.shared(table.version) if SHARE_PATCHES else {}
     key = ("patch", seat, from_version)
     message: str | None = shared.get(key)
     if message is None:
         new = table.view(seat)
-        ops = [] if old == table.view_data(seat) else diff(marshal.loads(old), new)
+        ops = [] if old == table.view_data(seat) else view_diff(marshal.loads(old), new)
         message = json_dumps({"type": "patch", "from": from_version, "to": table.version,
                               "ops": ops, "active_seats": table.active(),
                               "statuses": table.statuses(), "result": table.result_json()})

@@ -20,7 +20,7 @@ from typing import Any
 from anyio import to_thread
 from sqlalchemy.engine import Engine
 
-from app.db import GroupCommit, MoveWriter
+from app.db import MoveWriter, move_writer
 from app.errors import ApiError
 from app.games.base import IllegalMove, Move
 from app.rooms.bots import Bots
@@ -59,7 +59,7 @@ class RoomService:
                  games_cached: int = 2000, writer: MoveWriter | None = None) -> None:
         self.hub = hub
         self.tables = Tables(games_cached)
-        self.store = GameStore(engine, writer or GroupCommit(engine))
+        self.store = GameStore(engine, writer or move_writer(engine))
         self.bots = Bots(self, bot_delay)
 
     # -- tables ----------------------------------------------------------------------------

@@ -582,9 +582,7 @@ def _step(
     steps = (*turn.steps, step)
     if kind == "done":
         if not replay and owes_application(turn):
-            raise IllegalMove(
-                f"apply the {card.power} power at least once before done", "POW-3"
-            )
+            raise IllegalMove(f"apply the {card.power} power at least once before done", "POW-3")
         return board, replace(
             turn,
             steps=steps,
@@ -603,8 +601,7 @@ def _step(
         value = TRACKS[card.power][position]
         if not replay and not (can_apply(board, card.power) and value > 0):
             raise IllegalMove(
-                f"the {card.power} power has no legal application now, so it cannot be "
-                "activated",
+                f"the {card.power} power has no legal application now, so it cannot be activated",
                 "POW-3",
             )
         tracks = (*board.tracks[:index], position, *board.tracks[index + 1 :])
@@ -690,9 +687,7 @@ def _step(
     else:
         _need_empty(board, cell)
         piece = {"plant": "sprout", "bush": "bush", "lake": "lake"}[kind]
-    turn = replace(
-        turn, steps=steps, budget_left=turn.budget_left - 1, applied=turn.applied + 1
-    )
+    turn = replace(turn, steps=steps, budget_left=turn.budget_left - 1, applied=turn.applied + 1)
     if kind == "lake":
         turn = replace(turn, lake=cell, lake_grown=())
     return replace(board, planet=_set(board.planet, cell, piece)), turn
@@ -1009,11 +1004,15 @@ def _applied_in(steps: tuple[Step, ...], power: str) -> int:
     return sum(1 for _, by, _ in steps if by == "power")
 
 
-def _load_turn(data: JSON, card: Card) -> Turn:
+def _load_turn(data: JSON, front: tuple[int, ...]) -> Turn:
+    """A turn record; ``front`` (the seat's cards, this round's last) names the power when
+    ``applied`` has to be counted from the steps."""
     steps: tuple[Step, ...] = tuple(
         (kind, by, None if cell is None else _cell(cell)) for kind, by, cell in data["steps"]
     )
     applied = data.get("applied")
+    if applied is None:
+        applied = _applied_in(steps, CARDS[front[-1]].power) if front else 0
     return Turn(
         origin=_load_board(data["origin"]),
         steps=steps,
@@ -1026,7 +1025,7 @@ def _load_turn(data: JSON, card: Card) -> Turn:
         lake=None if data["lake"] is None else _cell(data["lake"]),
         lake_grown=tuple(_cell(cell) for cell in data["lake_grown"]),
         done=data["done"],
-        applied=_applied_in(steps, card.power) if applied is None else int(applied),
+        applied=int(applied),
     )
 
 
@@ -1077,7 +1076,5 @@ def load(data: JSON) -> State:
         marker_holder=data["marker_holder"],
         marker_slot=data["marker_slot"],
         boards=tuple(_load_board(board) for board in data["boards"]),
-        turns=tuple(
-            _load_turn(turn, CARDS[fronts[seat][-1]]) for seat, turn in enumerate(data["turns"])
-        ),
+        turns=tuple(_load_turn(turn, fronts[seat]) for seat, turn in enumerate(data["turns"])),
     )
