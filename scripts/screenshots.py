@@ -55,7 +55,7 @@ def main() -> None:
             page.wait_for_selector("#ev-form")
             page.wait_for_timeout(300)
             shoot(page, out, f"{game}-act")
-            page.click("#planet0 button.target >> nth=0")
+            page.click("#planet-0 button.target >> nth=0")
             page.wait_for_timeout(600)
             shoot(page, out, f"{game}-act-step")
             finished_game(browser, base, out, "evergreen", 2)

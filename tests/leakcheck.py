@@ -72,6 +72,8 @@ def check_step(game: GameSpec, players: int, before: Any, mover: int, move: Move
                 f"the refusal of {probe} differs for seat {seat}"
         if before is None:
             continue
+        if seat != mover:
+            _check_moves_alike(game, before, mover, move, seat, seen, rng)
         twin_before = conceal(before, seat, rng)
         if game.view(twin_before, seat) != game.view(before, seat):
             continue
@@ -87,6 +89,29 @@ def check_step(game: GameSpec, players: int, before: Any, mover: int, move: Move
         assert mine == theirs, f"log lines for seat {seat} depend on hidden information"
         assert jsonpatch.make_patch(game.view(before, seat), seen).patch == \
             jsonpatch.make_patch(game.view(twin_before, seat), game.view(twin_after, seat)).patch
+
+
+def _visible_lines(game: GameSpec, before: Any, mover: int, move: Move, after: Any,
+                   seat: int) -> list[dict[str, Any]]:
+    return [e.to_json() for e in game.events(before, mover, move, after) if e.visible_to(seat)]
+
+
+def _check_moves_alike(game: GameSpec, before: Any, mover: int, move: Move, seat: int,
+                       seen: Any, rng: random.Random) -> None:
+    """Two moves that a seat cannot tell apart by its view (a sealed bid of 3 or of 0) must
+    read alike in its log too: the twin states above replay the *same* move, so a line that
+    names the move's hidden part would pass them."""
+    after = game.apply(before, mover, move)
+    mine = _visible_lines(game, before, mover, move, after, seat)
+    legal = game.legal_moves(before, mover)
+    for other in rng.sample(legal, k=min(4, len(legal))):
+        if other == move:
+            continue
+        other_after = game.apply(before, mover, other)
+        if game.view(other_after, seat) != seen:
+            continue
+        assert _visible_lines(game, before, mover, other, other_after, seat) == mine, \
+            f"log lines for seat {seat} tell apart moves its view cannot ({move} / {other})"
 
 
 def check_playout(game: GameSpec, players: int, seed: int, max_steps: int = 3000,

@@ -18,7 +18,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from starlette.websockets import WebSocketDisconnect
+from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from app.rooms.events import Hub, RoomEvent
 
@@ -31,7 +31,7 @@ OnEvent = Callable[[RoomEvent], Awaitable[None]]
 class RoomFeed:
     def __init__(self, room_id: int) -> None:
         self.room_id = room_id
-        self.members: dict[object, OnEvent] = {}
+        self.members: dict[WebSocket, OnEvent] = {}
         self.ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self.task: asyncio.Task[None] | None = None
         self._shared: dict[Any, Any] = {}
@@ -50,17 +50,15 @@ class RoomFeed:
                 self.ready.set_result(None)
                 while True:
                     event = await queue.get()
-                    for member, on_event in list(self.members.items()):
+                    for ws, on_event in list(self.members.items()):
                         try:
                             await on_event(event)
                         except (WebSocketDisconnect, RuntimeError):
                             pass  # the socket is gone: its reader ends it
                         except Exception:
                             log.exception("socket of room %s failed", self.room_id)
-                            close = getattr(member, "close", None)
-                            if close is not None:
-                                with contextlib.suppress(Exception):
-                                    await close(code=1011)
+                            with contextlib.suppress(Exception):
+                                await ws.close(code=1011)
         except BaseException as exc:  # cancelled (no member left), or the hub failed
             if not self.ready.done():
                 if isinstance(exc, Exception):
@@ -78,19 +76,19 @@ class Feeds:
         self.hub = hub
         self._feeds: dict[int, RoomFeed] = {}
 
-    def join(self, room_id: int, member: object, on_event: OnEvent) -> RoomFeed:
-        """Add a socket (``member``, closed with ``member.close(code=…)`` if its handler
-        fails) to its room's feed, started if needed. Await ``feed.ready`` before the first
-        catch-up (no event is missed after it), and call :meth:`leave` in any case."""
+    def join(self, room_id: int, ws: WebSocket, on_event: OnEvent) -> RoomFeed:
+        """Add a socket to its room's feed, started if needed (the socket is closed if its
+        handler fails). Await ``feed.ready`` before the first catch-up (no event is missed
+        after it), and call :meth:`leave` in any case."""
         feed = self._feeds.get(room_id)
         if feed is None:
             feed = self._feeds[room_id] = RoomFeed(room_id)
             feed.task = asyncio.create_task(feed._run(self.hub, self))
-        feed.members[member] = on_event
+        feed.members[ws] = on_event
         return feed
 
-    def leave(self, feed: RoomFeed, member: object) -> None:
-        feed.members.pop(member, None)
+    def leave(self, feed: RoomFeed, ws: WebSocket) -> None:
+        feed.members.pop(ws, None)
         if not feed.members:
             self.drop(feed)
             if feed.task is not None:
@@ -99,6 +97,3 @@ class Feeds:
     def drop(self, feed: RoomFeed) -> None:
         if self._feeds.get(feed.room_id) is feed:
             del self._feeds[feed.room_id]
-
-    def __len__(self) -> int:
-        return len(self._feeds)

@@ -132,15 +132,20 @@ def option_fields(game: GameSpec) -> list[dict[str, Any]]:
         labels = prop.get("labels", {})
         if prop.get("type") == "boolean":
             field["kind"] = "checkbox"
-        elif "enum" in prop:
+        elif "enum" in prop or "const" in prop:
             field["kind"] = "select"
             field["choices"] = [(value, labels.get(str(value), str(value)))
-                                for value in prop["enum"]]
+                                for value in prop.get("enum", [prop.get("const")])]
         elif prop.get("type") in ("integer", "number"):
+            whole = prop["type"] == "integer"
             field["kind"] = "number"
-            field["min"] = prop.get("minimum", prop.get("exclusiveMinimum"))
-            field["max"] = prop.get("maximum", prop.get("exclusiveMaximum"))
-            field["step"] = 1 if prop["type"] == "integer" else "any"
+            field["min"] = prop.get("minimum")
+            field["max"] = prop.get("maximum")
+            if whole and "exclusiveMinimum" in prop:  # gt=0 on a whole number: at least 1
+                field["min"] = prop["exclusiveMinimum"] + 1
+            if whole and "exclusiveMaximum" in prop:
+                field["max"] = prop["exclusiveMaximum"] - 1
+            field["step"] = 1 if whole else "any"
         else:
             field["kind"] = "text"
         fields.append(field)

@@ -28,7 +28,7 @@ def play_random(player: Player, rid: int, moves: int, rng: random.Random) -> Non
 
 
 def test_a_game_loads_from_its_snapshot_and_equals_the_replayed_log(app, client, players):
-    ana, bo = players[:2]
+    ana = players[0]
     rid = ana.post("/api/rooms", {"game": "arboretum", "players": 2}).json()["id"]
     ana.post(f"/api/rooms/{rid}/bots", {"seat": 1, "level": "random"})
     ana.post(f"/api/rooms/{rid}/start")

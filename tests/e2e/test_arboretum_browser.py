@@ -49,7 +49,7 @@ def two_at_a_table(server: str, browser, game: str) -> tuple[Any, Any, Page, Pag
     ana, bo = ana_ctx.new_page(), bo_ctx.new_page()
     sit_down(ana, server, "Ana")
     ana.check(f"input[name=game][value={game}]")
-    ana.select_option("#players-arboretum", "2")
+    ana.select_option(f"#players-{game}", "2")
     ana.click("text=Create the table")
     invite = ana.input_value("#invite-link")
     sit_down(bo, server, "Bo")

@@ -62,7 +62,7 @@ def test_two_people_play_a_whole_game(server: str, browser) -> None:
                 status = page.locator(".planet-panel.mine .pstatus").inner_text()
                 if not checked_live and status.startswith("placing"):
                     # The other player sees this planet's progress live.
-                    panel = other.locator(f"#planet{i} .pstatus")
+                    panel = other.locator(f"#planet-{i} .pstatus")
                     expect(panel).to_have_text(status)
                     checked_live = True
         if not moved:

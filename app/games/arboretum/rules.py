@@ -11,6 +11,11 @@ spec: /work/shared/specs/arboretum.md).
   the deck's last card.
 - Scoring (rulebook "Puntuación de los caminos"): :func:`scoring_rights` and
   :func:`best_path_score` / :func:`best_path`.
+- Refusals: every :class:`IllegalMove` names as its ``rule`` the rulebook section it breaks,
+  by its exact Spanish heading (:data:`RULEBOOK_HEADINGS`): the order of a turn's steps and
+  turn order "Cómo jugar"; the draws "Robar 2 cartas"; the play "Jugar una carta de la mano en
+  su arboreto"; the discard "Descartar una carta"; cards that do not exist in this game
+  "Preparación del mazo"; moves after the end "Puntuación".
 
 Decisions where the rulebook is silent (each one is tested in tests/unit/test_arboretum_rules.py
 or, for scoring, tests/unit/test_arboretum_scoring.py):
