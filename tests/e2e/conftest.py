@@ -28,13 +28,17 @@ def free_port() -> int:
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The app under uvicorn in its own process; yields its base URL."""
+    yield from serve(tmp_path_factory, "app.main:app_factory")
+
+
+def serve(tmp_path_factory: pytest.TempPathFactory, factory: str) -> Iterator[str]:
     port = free_port()
     db = tmp_path_factory.mktemp("e2e") / "canopy.db"
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{db}", "HTMX_SOURCE": "local",
            "BOT_DELAY": "0.05"}
     log = open(db.with_suffix(".log"), "w")  # noqa: SIM115
     proc = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "--factory", "app.main:app_factory",
+        [sys.executable, "-m", "uvicorn", "--factory", factory,
          "--host", "127.0.0.1", "--port", str(port)], cwd=ROOT, env=env, stdout=log, stderr=log)
     base = f"http://127.0.0.1:{port}"
     for _ in range(100):
