@@ -271,6 +271,8 @@ def expected_state_body(stored: StoredGame, state: Any, seat: int | None) -> dic
     game = get_game(stored.game_id)
     result = game.result(state)
     return canonical({"version": stored.version, "active_seats": sorted(game.active_seats(state)),
+                      "statuses": [game.seat_status(state, s).doing
+                                   for s in range(stored.players)],
                       "your_seat": seat, "view": game.view(state, seat),
                       "result": result.to_json() if result else None})
 

@@ -348,14 +348,15 @@ def test_a_move_whose_caller_is_cancelled_still_completes(client: TestClient,
     first". Now a move, once begun, runs to its end."""
     ana, bo = players[:2]
     rid = started_room(players)
+    store = client.app.state.rooms.store  # type: ignore[attr-defined]
     rooms = client.app.state.rooms  # type: ignore[attr-defined]
-    persist = rooms._persist
+    write = store._write
 
-    def slow_persist(*args: Any) -> None:
+    def slow_write(*args: Any) -> None:
         time.sleep(0.3)
-        persist(*args)
+        write(*args)
 
-    rooms._persist = slow_persist
+    store._write = slow_write
     try:
         with client.websocket_connect(f"/ws/rooms/{rid}?token={bo.token}") as watcher:
             assert watcher.receive_json()["version"] == 0
@@ -377,7 +378,7 @@ def test_a_move_whose_caller_is_cancelled_still_completes(client: TestClient,
             patch = watcher.receive_json()  # and the other players heard of it
             assert (patch["type"], patch["from"], patch["to"]) == ("patch", 0, 1)
     finally:
-        rooms._persist = persist
+        store._write = write
     again = ana.post(f"/api/rooms/{rid}/moves", {"move": DRAW, "expected_version": 1})
     assert again.status_code == 200, again.text
     check_stored(read_games(db_path(settings))[rid])

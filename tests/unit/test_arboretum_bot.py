@@ -11,6 +11,7 @@ from typing import Any
 
 from app.games.arboretum import GAME
 from app.games.arboretum import rules as R
+from app.games.arboretum.bot import bot_move
 from app.games.arboretum.rules import ArboretumState
 
 SIX = ["cassia", "jacaranda", "olive", "maple", "oak", "willow"]
@@ -42,7 +43,7 @@ def make(
 def bot_choice(state: ArboretumState) -> dict[str, Any]:
     view = GAME.view(state, 0)
     legal = GAME.legal_moves(state, 0)
-    move = GAME.bot_move(view, legal, random.Random(0))
+    move = bot_move(view, legal, random.Random(0))
     assert move in legal
     return move
 
@@ -63,7 +64,7 @@ def test_bot_beats_a_random_player() -> None:
             seat = state.turn
             legal = GAME.legal_moves(state, seat)
             if seat == bot_seat:
-                move = GAME.bot_move(GAME.view(state, seat), legal, rng)
+                move = bot_move(GAME.view(state, seat), legal, rng)
             else:
                 move = rng.choice(legal)
             state = GAME.apply(state, seat, move)
@@ -135,14 +136,13 @@ def test_bot_reads_only_its_view_and_changes_nothing() -> None:
     view = GAME.view(state, 0)
     legal = GAME.legal_moves(state, 0)
     view_copy, legal_copy = copy.deepcopy(view), copy.deepcopy(legal)
-    GAME.bot_move(view, legal, random.Random(1))
+    bot_move(view, legal, random.Random(1))
     assert view == view_copy and legal == legal_copy
     # Two states differing only in hidden cards give the same view, hence the same move.
     other = R.load({**R.dump(state), "deck": list(reversed(R.dump(state)["deck"]))})
     assert GAME.view(other, 0) == view
-    assert GAME.bot_move(GAME.view(other, 0), legal, random.Random(1)) == GAME.bot_move(
-        view, legal, random.Random(1)
-    )
+    assert bot_move(GAME.view(other, 0), legal, random.Random(1)) == \
+        bot_move(view, legal, random.Random(1))
 
 
 def test_bot_is_fast_and_always_legal() -> None:
@@ -156,7 +156,7 @@ def test_bot_is_fast_and_always_legal() -> None:
                 legal = GAME.legal_moves(state, seat)
                 view = GAME.view(state, seat)
                 start = time.perf_counter()
-                move = GAME.bot_move(view, legal, rng)
+                move = bot_move(view, legal, rng)
                 elapsed += time.perf_counter() - start
                 moves += 1
                 assert move in legal

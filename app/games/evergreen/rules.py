@@ -27,7 +27,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from app.games.base import JSON, IllegalMove, Move, Result, seeded_rng
 from app.games.evergreen.data import (
@@ -80,7 +80,10 @@ class Options(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    sun_start: Literal["N", "E", "S", "W"] = "N"
+    sun_start: Literal["N", "E", "S", "W"] = Field(
+        "N", title="Where the sun starts",
+        json_schema_extra={"labels": {"N": "North (the rulebook's top notch)", "E": "East",
+                                      "S": "South", "W": "West"}})
 
 
 # --- state ------------------------------------------------------------------------------------
