@@ -61,6 +61,9 @@ class Table:
     #: collector busy (50-100 ms pauses at 500 rooms). Bytes are invisible to it; ``view()``
     #: hands out fresh copies.
     views: dict[int | None, bytes] = field(default_factory=dict)
+    #: What every seat sees alike at ``version`` (active seats, statuses, result), computed
+    #: once: every socket message of the version carries it.
+    _public: tuple[list[int], list[str], dict[str, Any] | None] | None = None
 
     def seat_of(self, player_id: int | None) -> int | None:
         for seat, pid in self.seat_players.items():
@@ -87,19 +90,27 @@ class Table:
             data = self.views[seat]
         return data
 
-    def active(self) -> list[int]:
-        return sorted(self.game.active_seats(self.state))
+    def _public_now(self) -> tuple[list[int], list[str], dict[str, Any] | None]:
+        if self._public is None:
+            result = self.game.result(self.state)
+            self._public = (sorted(self.game.active_seats(self.state)),
+                            [self.status(seat).doing for seat in range(self.players)],
+                            result.to_json() if result is not None else None)
+        return self._public
 
-    def status(self, seat: int) -> SeatStatus:
-        return self.game.seat_status(self.state, seat)
+    def active(self) -> list[int]:
+        """The seats the game waits for, in seat order."""
+        return self._public_now()[0]
 
     def statuses(self) -> list[str]:
         """What each seat is doing, in seat order (public, like the seat bar)."""
-        return [self.status(seat).doing for seat in range(self.players)]
+        return self._public_now()[1]
 
     def result_json(self) -> dict[str, Any] | None:
-        result = self.game.result(self.state)
-        return result.to_json() if result is not None else None
+        return self._public_now()[2]
+
+    def status(self, seat: int) -> SeatStatus:
+        return self.game.seat_status(self.state, seat)
 
     def advance(self, seat: int, after: State, events: list[Event], finished: bool) -> None:
         """Move the table on by one applied move (already stored)."""
@@ -107,6 +118,7 @@ class Table:
         self.version += 1
         self.finished = finished
         self.views = {}
+        self._public = None
         for event in events:
             self.log.append((self.version, seat, event))
 
