@@ -30,8 +30,36 @@ class Settings(BaseSettings):
     ws_rate: float = 20.0
     #: Where ``npm ci`` put htmx.org and htmx-ext-ws (served when HTMX_SOURCE=local).
     npm_dir: str = "node_modules"
-    #: Set the cookie's Secure flag (behind HTTPS).
+    #: Set the cookie's Secure flag (behind HTTPS); also sends HSTS.
     cookie_secure: bool = False
+    #: The address people use to reach the server, scheme, host and port
+    #: ("https://games.example.org"): cookie-borne requests and socket handshakes must come
+    #: from it, and invite links are built from it. Unset: the address of each request.
+    public_origin: str | None = None
+    #: Take the client's address from the first X-Forwarded-For entry (behind a reverse proxy
+    #: that sets it; never when clients reach the server directly).
+    trust_forwarded: bool = False
+    #: The largest request body, in bytes (413 beyond, before it is read whole).
+    max_body_bytes: int = 65_536
+    #: Sockets one player, and one address, may hold open at once.
+    ws_per_player: int = 16
+    ws_per_address: int = 64
+    #: Requests per address (the ``limits`` library's notation: "10/minute", "100/hour").
+    rate_signups: str = "20/minute"
+    rate_rooms: str = "20/minute"
+    rate_joins: str = "60/minute"
+    rate_wrong_codes: str = "10/minute"
+    #: Rooms waiting for their start that one player may host at once.
+    max_open_rooms: int = 3
+    #: "json": one JSON object per log line (for log collectors); "text" otherwise.
+    log_format: Literal["text", "json"] = "text"
+    #: Rooms never started are removed after this many hours without a change.
+    room_idle_hours: float = 24.0
+    #: Players with no seat in any room are removed this many days after they last joined one
+    #: (or were created).
+    player_idle_days: float = 90.0
+    #: How often the clean-up runs, in minutes (0: never).
+    cleanup_every_minutes: float = 30.0
 
 
 @lru_cache

@@ -14,10 +14,12 @@ log = logging.getLogger("canopy")
 
 
 class ApiError(Exception):
-    def __init__(self, status: int, detail: str, **extra: Any) -> None:
+    def __init__(self, status: int, detail: str, *, headers: dict[str, str] | None = None,
+                 **extra: Any) -> None:
         super().__init__(detail)
         self.status = status
         self.detail = detail
+        self.headers = headers
         self.extra = extra
 
     def body(self) -> dict[str, Any]:

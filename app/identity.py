@@ -11,6 +11,7 @@ import secrets
 import threading
 import weakref
 from collections import OrderedDict
+from collections.abc import Iterable
 from datetime import datetime
 from typing import Annotated
 
@@ -54,30 +55,49 @@ def create_player(engine: Engine, name: str) -> tuple[Player, str]:
     return player, token
 
 
-#: Known tokens per database: token hash → (id, name, created). A player's row never changes
-#: and is never deleted, so a hit needs no query (every REST request and socket looks its caller
-#: up). Only tokens that matched a player are kept; the least recently used go past the bound.
+#: Known tokens per database: token hash → (id, name, created). A player's row never changes,
+#: so a hit needs no query (every REST request and socket looks its caller up); the clean-up
+#: removes idle players and forgets them here (:func:`forget_players`). Only tokens that matched
+#: a player are kept; the least recently used go past the bound.
 _KNOWN: weakref.WeakKeyDictionary[Engine, OrderedDict[str, tuple[int, str, datetime]]] = \
     weakref.WeakKeyDictionary()
 _KNOWN_MAX = 20_000
 _known_lock = threading.Lock()
 TOKEN_CACHE = speedups.on("token-cache")
+#: How many times players were forgotten: a lookup that read a player from the database
+#: before a removal must not put them back into the cache after it.
+_forgotten = 0
 
 
-def _remember(engine: Engine, player: Player) -> None:
+def _remember(engine: Engine, player: Player, since: int | None = None) -> None:
     if player.id is None:
         return
     with _known_lock:
+        if since is not None and since != _forgotten:
+            return  # players were removed meanwhile: maybe this one
         known = _KNOWN.setdefault(engine, OrderedDict())
         known[player.token_hash] = (player.id, player.name, player.created)
         if len(known) > _KNOWN_MAX:
             known.popitem(last=False)
 
 
+def forget_players(engine: Engine, ids: Iterable[int]) -> None:
+    """Drop removed players from the token cache: their tokens then match nobody (401)."""
+    global _forgotten
+    gone = set(ids)
+    with _known_lock:
+        _forgotten += 1
+        known = _KNOWN.get(engine)
+        if known is not None and gone:
+            for token_hash in [h for h, (pid, _, _) in known.items() if pid in gone]:
+                del known[token_hash]
+
+
 def player_for_token(engine: Engine, token: str) -> Player | None:
     token_hash = hash_token(token)
     hit = None
     with _known_lock:
+        since = _forgotten
         known = _KNOWN.get(engine) if TOKEN_CACHE else None
         if known is not None:
             hit = known.get(token_hash)
@@ -89,7 +109,7 @@ def player_for_token(engine: Engine, token: str) -> Player | None:
     with Session(engine, expire_on_commit=False) as session:
         player = session.exec(select(Player).where(Player.token_hash == token_hash)).first()
     if player is not None:
-        _remember(engine, player)
+        _remember(engine, player, since)
     return player
 
 

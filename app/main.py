@@ -27,7 +27,9 @@ from app.config import Settings, get_settings
 from app.db import make_engine
 from app.errors import ApiError, error_of
 from app.games.registry import GAMES
+from app.guard import Edge, RateLimits, SocketGate
 from app.lobby import api as lobby_api
+from app.lobby.cleanup import start_cleanup
 from app.lobby.service import Lobby
 from app.realtime.feed import Feeds
 from app.realtime.sockets import game_socket
@@ -157,9 +159,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         migrate(engine)
+        cleanup = start_cleanup(engine, settings)  # idle rooms and players (README)
         await app.state.rooms.bots.resume()
         tune_gc()
         yield
+        await cleanup.stop()
         await app.state.rooms.close()
         engine.dispose()
 
@@ -170,13 +174,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.hub = hub
     app.state.rooms = RoomService(engine, hub, bot_delay=settings.bot_delay,
                                  games_cached=settings.games_cached)
-    app.state.lobby = Lobby(engine, app.state.rooms)
+    app.state.lobby = Lobby(engine, app.state.rooms, max_open_rooms=settings.max_open_rooms)
     app.state.feeds = Feeds(hub)
     app.state.env = make_environment(settings)
+    app.state.sockets = SocketGate(settings)
+    app.state.limits = RateLimits(settings)
+    app.add_middleware(Edge, settings=settings)
 
     async def refusal(request: Request, exc: Exception) -> JSONResponse:
         error = error_of(exc, f"{request.method} {request.url.path}")
-        return JSONResponse(error.body(), status_code=error.status)
+        return JSONResponse(error.body(), status_code=error.status, headers=error.headers)
 
     for kind in (ApiError, IntegrityError, OperationalError):
         app.add_exception_handler(kind, refusal)

@@ -33,6 +33,11 @@ class Room(SQLModel, table=True):
     options: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
     status: str = Field(default="lobby", max_length=16, index=True)  # lobby | playing | finished
     created_by: int = Field(foreign_key="player.id")
+    #: Who runs the room before the start (seats, bots, options, start); the creator at
+    #: first, the next person seated when the host leaves.
+    host_id: int | None = Field(default=None, foreign_key="player.id")
+    #: A private room is never listed and is joined only with its invite code.
+    private: bool = False
     created: datetime = Field(default_factory=now)
 
 

@@ -483,6 +483,10 @@ class Server:
             "DATABASE_URL": f"sqlite:///{workdir / 'canopy.db'}",
             "BOT_DELAY": "0",
             "WS_RATE": "100000",
+            # one load generator plays every room from one address
+            "RATE_SIGNUPS": "1000000/minute", "RATE_ROOMS": "1000000/minute",
+            "RATE_JOINS": "1000000/minute", "MAX_OPEN_ROOMS": "1000000",
+            "WS_PER_ADDRESS": "1000000", "WS_PER_PLAYER": "1000",
             "HTMX_SOURCE": "local",
             "BASELINE_PATCH_BYTES": f"{opts.patch_bytes[0]},{opts.patch_bytes[1]}",
             "BASELINE_SNAPSHOT_BYTES": str(opts.snapshot_bytes),

@@ -17,7 +17,14 @@ from app.main import create_app
 @pytest.fixture
 def settings(tmp_path: Path) -> Settings:
     return Settings(database_url=f"sqlite:///{tmp_path / 'canopy.db'}", bot_delay=0.0,
-                    htmx_source="local")
+                    htmx_source="local", **GENEROUS)
+
+
+#: The public host's limits are for strangers; the tests play many games from one address.
+#: (tests/hardening/test_edge.py checks the real limits.)
+GENEROUS = {"rate_signups": "100000/minute", "rate_rooms": "100000/minute",
+            "rate_joins": "100000/minute", "max_open_rooms": 100000,
+            "ws_per_address": 100000, "ws_per_player": 1000}
 
 
 @pytest.fixture

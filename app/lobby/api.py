@@ -9,8 +9,9 @@ from anyio import to_thread
 from fastapi import APIRouter, Depends, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.identity import Caller, create_player, set_cookie
-from app.lobby.service import Lobby, games_json
+from app.guard import RateLimits, rate_limited
+from app.identity import Caller, MaybeCaller, create_player, set_cookie
+from app.lobby.service import Lobby, WrongInvite, games_json
 
 router = APIRouter(prefix="/api", tags=["lobby"])
 
@@ -35,11 +36,15 @@ class NewRoom(BaseModel):
     options: dict[str, Any] = Field(
         default_factory=dict, description="the game's options (GET /api/games gives their "
                                           "JSON schema); unknown or out-of-range ones: 422")
+    private: bool = Field(default=False, description="never listed; joined only with the "
+                                                     "invite code")
 
 
 class SeatChoice(BaseModel):
     model_config = ConfigDict(extra="forbid")
     seat: int | None = None
+    code: str | None = Field(default=None, max_length=64,
+                             description="the invite code (needed for a private room)")
 
 
 class BotChoice(BaseModel):
@@ -49,7 +54,7 @@ class BotChoice(BaseModel):
                                                         "(GET /api/games); its first by default")
 
 
-@router.post("/players")
+@router.post("/players", dependencies=[Depends(rate_limited("signups", "new players"))])
 async def new_player(body: NewPlayer, request: Request, response: Response,
                      lobby: LobbyDep) -> dict[str, Any]:
     """Pick a name, get a token. The token is also set as an HttpOnly cookie for browsers."""
@@ -69,10 +74,12 @@ async def list_games() -> list[dict[str, Any]]:
     return games_json()
 
 
-@router.post("/rooms", status_code=201)
+@router.post("/rooms", status_code=201,
+             dependencies=[Depends(rate_limited("rooms", "new rooms"))])
 async def create_room(body: NewRoom, player: Caller, lobby: LobbyDep) -> dict[str, Any]:
-    """Create a room; the creator takes seat 0."""
-    return await lobby.create_room(player, body.game, body.players, body.options)
+    """Create a room; the creator takes seat 0 and hosts it."""
+    return await lobby.create_room(player, body.game, body.players, body.options,
+                                   body.private)
 
 
 @router.get("/rooms")
@@ -82,14 +89,30 @@ async def list_rooms(lobby: LobbyDep) -> list[dict[str, Any]]:
 
 
 @router.get("/rooms/{room_id}")
-async def get_room(room_id: int, lobby: LobbyDep) -> dict[str, Any]:
-    return await lobby.get_room(room_id)
+async def get_room(room_id: int, lobby: LobbyDep, player: MaybeCaller) -> dict[str, Any]:
+    """The room; its invite code only for the people seated in it."""
+    return await lobby.get_room(room_id, player.id if player else None)
 
 
-@router.post("/rooms/{room_id}/join")
-async def join(room_id: int, player: Caller, lobby: LobbyDep,
+async def join_with_code(lobby: Lobby, request: Request, player: Any, room_id: int,
+                         seat: int | None, code: str | None) -> dict[str, Any]:
+    """Join, counting wrong invite codes per address (429 once there were too many)."""
+    limits: RateLimits = request.app.state.limits
+    limits.check("wrong_codes", request.scope, "wrong invite codes")
+    try:
+        return await lobby.join(player, room_id, seat, code)
+    except WrongInvite:
+        if code is not None:
+            limits.hit("wrong_codes", request.scope, "wrong invite codes")
+        raise
+
+
+@router.post("/rooms/{room_id}/join", dependencies=[Depends(rate_limited("joins", "joins"))])
+async def join(room_id: int, request: Request, player: Caller, lobby: LobbyDep,
                body: SeatChoice | None = None) -> dict[str, Any]:
-    return await lobby.join(player, room_id, body.seat if body else None)
+    """Take a seat (the first free one by default); a private room needs ``code``."""
+    return await join_with_code(lobby, request, player, room_id, body.seat if body else None,
+                                body.code if body else None)
 
 
 @router.post("/rooms/{room_id}/leave")
@@ -107,6 +130,20 @@ async def add_bot(room_id: int, player: Caller, lobby: LobbyDep,
 @router.delete("/rooms/{room_id}/bots/{seat}")
 async def remove_bot(room_id: int, seat: int, player: Caller, lobby: LobbyDep) -> dict[str, Any]:
     return await lobby.remove_bot(player, room_id, seat)
+
+
+@router.delete("/rooms/{room_id}/seats/{seat}")
+async def remove_player(room_id: int, seat: int, player: Caller,
+                        lobby: LobbyDep) -> dict[str, Any]:
+    """The host frees a person's seat before the start."""
+    return await lobby.remove_player(player, room_id, seat)
+
+
+@router.put("/rooms/{room_id}/options")
+async def set_options(room_id: int, options: dict[str, Any], player: Caller,
+                      lobby: LobbyDep) -> dict[str, Any]:
+    """The host changes the options before the start (the body is the options object)."""
+    return await lobby.set_options(player, room_id, options)
 
 
 @router.post("/rooms/{room_id}/start")

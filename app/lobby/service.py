@@ -1,5 +1,10 @@
-"""The lobby: rooms, seats, invites, bots and the start of a game — one command each, used
-by the JSON API and the pages alike.
+"""The lobby: rooms, seats, invites, bots, options and the start of a game — one command
+each, used by the JSON API and the pages alike.
+
+The creator of a room is its host: only the host starts it, adds or removes bots, changes its
+options and removes a seated player before the start; when the host leaves, the next person
+seated becomes host. A private room is never listed and is joined only with its invite code
+(at least 64 bits), which only the people seated in it are shown.
 
 Every command runs one short transaction off the event loop and raises :class:`ApiError` with
 the status of DESIGN.md §3.4 when the request cannot be honoured; nothing changes in that
@@ -28,7 +33,17 @@ from app.rooms.service import RoomService
 T = TypeVar("T")
 #: Bits of a game's seed: enough that no seat can find the seed behind its own cards by search.
 SEED_BITS = 128
+#: Invite codes: 14 characters of this alphabet (31 letters and digits) are 69 bits.
 CODE_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
+CODE_LENGTH = 14
+
+
+class WrongInvite(ApiError):
+    """A private room joined without its invite code, or with a wrong one (the edge counts
+    these per address)."""
+
+    def __init__(self) -> None:
+        super().__init__(403, "this table is private: you need its invite link to join")
 
 
 def games_json() -> list[dict[str, Any]]:
@@ -68,27 +83,35 @@ def _seats(session: Session, room_id: int) -> list[Seat]:
     return list(session.exec(select(Seat).where(Seat.room_id == room_id).order_by(col(Seat.index))))
 
 
-def room_json(session: Session, room: Room) -> dict[str, Any]:
-    """The public description of a room: game, seats with their occupants, status, invite."""
+def _names(session: Session, ids: list[int]) -> dict[int, str]:
+    if not ids:
+        return {}
+    return {p.id: p.name for p in session.exec(select(Player).where(col(Player.id).in_(ids)))
+            if p.id is not None}
+
+
+def room_json(session: Session, room: Room, viewer: int | None = None) -> dict[str, Any]:
+    """A room as ``viewer`` (a player id) may see it: game, seats with their occupants, host,
+    status; its invite code only for the people seated in it."""
     assert room.id is not None
     seats = {seat.index: seat for seat in _seats(session, room.id)}
-    names: dict[int, str] = {}
-    ids = [s.player_id for s in seats.values() if s.player_id is not None]
-    if ids:
-        for player in session.exec(select(Player).where(col(Player.id).in_(ids))):
-            assert player.id is not None
-            names[player.id] = player.name
+    people = [s.player_id for s in seats.values() if s.player_id is not None]
+    names = _names(session, [*people, *([room.host_id] if room.host_id else [])])
     game_row = session.exec(select(Game).where(Game.room_id == room.id)).first()
+    invited = viewer is not None and viewer in people
     return {
         "id": room.id,
-        "code": room.code,
+        "code": room.code if invited else None,
         "game": room.game_id,
         "title": get_game(room.game_id).title,
         "players": room.players,
         "options": room.options,
         "status": room.status,
+        "private": room.private,
         "created_by": room.created_by,
-        "invite": f"/r/{room.code}",
+        "host": ({"id": room.host_id, "name": names.get(room.host_id, "?")}
+                 if room.host_id is not None else None),
+        "invite": f"/r/{room.code}" if invited else None,
         "version": game_row.version if game_row else None,
         "seats": [
             {
@@ -106,13 +129,28 @@ def room_json(session: Session, room: Room) -> dict[str, Any]:
     }
 
 
+def _options(game_id: str, options: dict[str, Any] | None) -> dict[str, Any]:
+    """The options checked against the game's model (422 naming each bad field)."""
+    game = get_game(game_id)
+    try:
+        parsed = game.Options.model_validate(options or {})
+    except ValidationError as exc:
+        problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}"
+                             for e in exc.errors())
+        raise ApiError(422, f"invalid options for {game.title}: {problems}",
+                       fields=sorted({".".join(map(str, e["loc"])) for e in exc.errors()})
+                       ) from None
+    return parsed.model_dump(mode="json")
+
+
 class Lobby:
     """The lobby's commands on one database. Each public method is a coroutine: the
     transaction runs in a worker thread, then the room's sockets hear of the change."""
 
-    def __init__(self, engine: Engine, rooms: RoomService) -> None:
+    def __init__(self, engine: Engine, rooms: RoomService, max_open_rooms: int = 3) -> None:
         self.engine = engine
         self.rooms = rooms
+        self.max_open_rooms = max_open_rooms
 
     def session(self) -> Session:
         return Session(self.engine, expire_on_commit=False)
@@ -120,17 +158,20 @@ class Lobby:
     async def _run(self, command: Callable[..., T], *args: Any) -> T:
         return await to_thread.run_sync(command, *args)
 
-    async def _changed(self, room_id: int) -> None:
+    async def _changed(self, room_id: int, command: Callable[..., T], *args: Any) -> T:
+        """Run a command that changes the room, then tell the room's sockets."""
+        result = await self._run(command, *args)
         await self.rooms.hub.publish(LobbyChanged(room_id))
+        return result
 
     # -- reading ---------------------------------------------------------------------------
 
-    async def get_room(self, room_id: int) -> dict[str, Any]:
-        return await self._run(self._get_room, room_id)
+    async def get_room(self, room_id: int, viewer: int | None = None) -> dict[str, Any]:
+        return await self._run(self._get_room, room_id, viewer)
 
-    def _get_room(self, room_id: int) -> dict[str, Any]:
+    def _get_room(self, room_id: int, viewer: int | None) -> dict[str, Any]:
         with self.session() as session:
-            return room_json(session, _room(session, room_id))
+            return room_json(session, _room(session, room_id), viewer)
 
     async def room_id_for_code(self, code: str) -> int:
         return await self._run(self._room_id_for_code, code)
@@ -139,80 +180,86 @@ class Lobby:
         with self.session() as session:
             room = session.exec(select(Room).where(Room.code == code)).first()
             if room is None or room.id is None:
-                raise ApiError(404, f"no room has the invite code {code[:40]!r}")
+                raise ApiError(404, "no table has this invite link (it may have been closed)")
             return room.id
 
     async def list_rooms(self) -> list[dict[str, Any]]:
+        """The public rooms that wait for players or play, newest first."""
         return await self._run(self._list_rooms)
 
     def _list_rooms(self) -> list[dict[str, Any]]:
         with self.session() as session:
             rooms = session.exec(select(Room).where(col(Room.status).in_(("lobby", "playing")))
+                                 .where(col(Room.private).is_(False))
                                  .order_by(col(Room.id).desc()).limit(200))
             return [room_json(session, room) for room in rooms]
 
     # -- commands --------------------------------------------------------------------------
 
     async def create_room(self, player: Player, game_id: str, players: int,
-                          options: dict[str, Any] | None) -> dict[str, Any]:
-        """A new room of ``game_id`` for ``players`` seats; the creator takes seat 0."""
-        return await self._run(self._create_room, player, game_id, players, options)
+                          options: dict[str, Any] | None, private: bool = False
+                          ) -> dict[str, Any]:
+        """A new room of ``game_id`` for ``players`` seats; the creator takes seat 0 and
+        hosts it."""
+        return await self._run(self._create_room, player, game_id, players, options, private)
 
     def _create_room(self, player: Player, game_id: str, players: int,
-                     options: dict[str, Any] | None) -> dict[str, Any]:
+                     options: dict[str, Any] | None, private: bool) -> dict[str, Any]:
         try:
             game = get_game(game_id)
         except UnknownGame:
             raise ApiError(404, f"unknown game {game_id!r}; known: {', '.join(GAMES)}") from None
         if not game.min_players <= players <= game.max_players:
             raise ApiError(422, f"{game.title} is for {game.min_players}–{game.max_players} "
-                                f"players, not {players}", field="players")
-        try:
-            parsed = game.Options.model_validate(options or {})
-        except ValidationError as exc:
-            problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}"
-                                 for e in exc.errors())
-            raise ApiError(422, f"invalid options for {game.title}: {problems}",
-                           fields=sorted({".".join(map(str, e["loc"])) for e in exc.errors()})
-                           ) from None
+                                f"players, not {players}", fields=["players"])
+        checked = _options(game_id, options)
         with self.session() as session:
             assert player.id is not None
+            hosted = len(session.exec(select(Room.id).where(Room.host_id == player.id)
+                                      .where(Room.status == "lobby")).all())
+            if hosted >= self.max_open_rooms:
+                raise ApiError(409, f"you already host {hosted} tables waiting for their "
+                                    "start: start or leave one first")
             room = Room(code=self._new_code(session), game_id=game.id, players=players,
-                        options=parsed.model_dump(mode="json"), created_by=player.id)
+                        options=checked, created_by=player.id, host_id=player.id,
+                        private=private)
             session.add(room)
             session.flush()
             assert room.id is not None
             session.add(Seat(room_id=room.id, index=0, player_id=player.id))
             session.commit()
-            return room_json(session, room)
+            return room_json(session, room, player.id)
 
     @staticmethod
     def _new_code(session: Session) -> str:
         while True:
-            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(8))
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
             if session.exec(select(Room).where(Room.code == code)).first() is None:
                 return code
 
-    async def join(self, player: Player, room_id: int, seat: int | None) -> dict[str, Any]:
-        room = await self._run(self._join, player, room_id, seat)
-        await self._changed(room_id)
-        return room
+    async def join(self, player: Player, room_id: int, seat: int | None,
+                   code: str | None = None) -> dict[str, Any]:
+        """Take a seat (the first free one by default); a private room needs its code."""
+        return await self._changed(room_id, self._join, player, room_id, seat, code)
 
-    def _join(self, player: Player, room_id: int, seat: int | None) -> dict[str, Any]:
+    def _join(self, player: Player, room_id: int, seat: int | None,
+              code: str | None) -> dict[str, Any]:
         with self.session() as session:
             room = _room(session, room_id, lock=True)
+            if room.private and not (isinstance(code, str)
+                                     and secrets.compare_digest(code, room.code)):
+                raise WrongInvite
             if any(s.player_id == player.id for s in _seats(session, room_id)):
                 raise ApiError(409, "you already have a seat in this room")
             index = self._free_seat(session, room, seat)
             session.add(Seat(room_id=room_id, index=index, player_id=player.id))
             session.commit()
-            return room_json(session, room)
+            return room_json(session, room, player.id)
 
     async def leave(self, player: Player, room_id: int) -> dict[str, Any]:
-        """Give up one's seat before the start; the last person out closes the room."""
-        room = await self._run(self._leave, player, room_id)
-        await self._changed(room_id)
-        return room
+        """Give up one's seat before the start; the next person seated becomes host if the
+        host leaves, and the last person out closes the room."""
+        return await self._changed(room_id, self._leave, player, room_id)
 
     def _leave(self, player: Player, room_id: int) -> dict[str, Any]:
         with self.session() as session:
@@ -225,20 +272,22 @@ class Lobby:
             for seat in mine:
                 session.delete(seat)
             session.flush()
-            if not any(s.player_id is not None for s in _seats(session, room_id)):
+            people = [s for s in _seats(session, room_id) if s.player_id is not None]
+            if not people:
                 for seat in _seats(session, room_id):
                     session.delete(seat)
                 session.delete(room)
                 session.commit()
                 return {"id": room_id, "status": "closed", "seats": []}
+            if room.host_id == player.id:
+                room.host_id = people[0].player_id
+                session.add(room)
             session.commit()
-            return room_json(session, room)
+            return room_json(session, room, player.id)
 
     async def add_bot(self, player: Player, room_id: int, seat: int | None,
                       level: str | None) -> dict[str, Any]:
-        room = await self._run(self._add_bot, player, room_id, seat, level)
-        await self._changed(room_id)
-        return room
+        return await self._changed(room_id, self._add_bot, player, room_id, seat, level)
 
     def _add_bot(self, player: Player, room_id: int, seat: int | None,
                  level: str | None) -> dict[str, Any]:
@@ -249,36 +298,66 @@ class Lobby:
             if bot is None:
                 raise ApiError(422, f"unknown bot level {level!r}; choose one of "
                                     f"{', '.join(b.id for b in game.bots)}")
-            self._require_seated(session, player, room_id)
+            self._require_host(session, player, room, "add bots")
             index = self._free_seat(session, room, seat)
             session.add(Seat(room_id=room_id, index=index, bot_level=bot.id))
             session.commit()
-            return room_json(session, room)
+            return room_json(session, room, player.id)
 
     async def remove_bot(self, player: Player, room_id: int, seat: int) -> dict[str, Any]:
-        room = await self._run(self._remove_bot, player, room_id, seat)
-        await self._changed(room_id)
-        return room
+        return await self._changed(room_id, self._remove_bot, player, room_id, seat)
 
     def _remove_bot(self, player: Player, room_id: int, seat: int) -> dict[str, Any]:
         with self.session() as session:
             room = _room(session, room_id, lock=True)
-            self._require_seated(session, player, room_id)
-            if room.status != "lobby":
-                raise ApiError(409, f"the room is {room.status}: bots can only be removed before "
-                                    "the start")
+            self._require_host(session, player, room, "remove bots")
+            self._require_lobby(room, "bots can only be removed before the start")
             bot = next((s for s in _seats(session, room_id) if s.index == seat), None)
             if bot is None or bot.bot_level is None:
                 raise ApiError(404, f"there is no bot on seat {seat}")
             session.delete(bot)
             session.commit()
-            return room_json(session, room)
+            return room_json(session, room, player.id)
+
+    async def remove_player(self, player: Player, room_id: int, seat: int) -> dict[str, Any]:
+        """The host frees a seated person's seat before the start."""
+        return await self._changed(room_id, self._remove_player, player, room_id, seat)
+
+    def _remove_player(self, player: Player, room_id: int, seat: int) -> dict[str, Any]:
+        with self.session() as session:
+            room = _room(session, room_id, lock=True)
+            self._require_host(session, player, room, "remove players")
+            self._require_lobby(room, "players can only be removed before the start")
+            taken = next((s for s in _seats(session, room_id) if s.index == seat), None)
+            if taken is None or taken.player_id is None:
+                raise ApiError(404, f"nobody sits on seat {seat}")
+            if taken.player_id == player.id:
+                raise ApiError(409, "you cannot remove yourself: leave the room instead")
+            session.delete(taken)
+            session.commit()
+            return room_json(session, room, player.id)
+
+    async def set_options(self, player: Player, room_id: int,
+                          options: dict[str, Any]) -> dict[str, Any]:
+        """The host changes the room's options before the start."""
+        return await self._changed(room_id, self._set_options, player, room_id, options)
+
+    def _set_options(self, player: Player, room_id: int,
+                     options: dict[str, Any]) -> dict[str, Any]:
+        with self.session() as session:
+            room = _room(session, room_id, lock=True)
+            self._require_host(session, player, room, "change the options")
+            self._require_lobby(room, "options can only change before the start")
+            room.options = _options(room.game_id, options)
+            session.add(room)
+            session.commit()
+            return room_json(session, room, player.id)
 
     async def start(self, player: Player, room_id: int) -> dict[str, Any]:
         """Deal the game once every seat is taken; the room service takes it from there."""
         room = await self._run(self._start, player, room_id)
         await self.rooms.started(room_id)
-        await self._changed(room_id)
+        await self.rooms.hub.publish(LobbyChanged(room_id))
         return room
 
     def _start(self, player: Player, room_id: int) -> dict[str, Any]:
@@ -286,7 +365,7 @@ class Lobby:
         and stored with the dealt state."""
         with self.session() as session:
             room = _room(session, room_id, lock=True)
-            self._require_seated(session, player, room_id)
+            self._require_host(session, player, room, "start the game")
             if room.status != "lobby":
                 raise ApiError(409, f"the game has already started (room is {room.status})")
             free = room.players - len(_seats(session, room_id))
@@ -301,13 +380,11 @@ class Lobby:
             room.status = "playing"
             session.add(room)
             session.commit()
-            return room_json(session, room)
+            return room_json(session, room, player.id)
 
     def _free_seat(self, session: Session, room: Room, seat: int | None) -> int:
         assert room.id is not None
-        if room.status != "lobby":
-            raise ApiError(409, f"the room is {room.status}: seats can only change before "
-                                "the start")
+        self._require_lobby(room, "seats can only change before the start")
         taken = {s.index for s in _seats(session, room.id)}
         if seat is None:
             free = [i for i in range(room.players) if i not in taken]
@@ -321,6 +398,13 @@ class Lobby:
         return seat
 
     @staticmethod
-    def _require_seated(session: Session, player: Player, room_id: int) -> None:
-        if not any(s.player_id == player.id for s in _seats(session, room_id)):
-            raise ApiError(403, "only a player seated in this room may do that")
+    def _require_lobby(room: Room, why: str) -> None:
+        if room.status != "lobby":
+            raise ApiError(409, f"the room is {room.status}: {why}")
+
+    @staticmethod
+    def _require_host(session: Session, player: Player, room: Room, action: str) -> None:
+        if room.host_id != player.id:
+            host = session.get(Player, room.host_id) if room.host_id is not None else None
+            raise ApiError(403, f"only the host ({host.name if host else 'nobody'}) may "
+                                f"{action}")

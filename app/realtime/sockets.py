@@ -18,6 +18,7 @@ import json
 import logging
 import marshal
 import time
+from collections.abc import AsyncIterator
 from typing import Any
 
 from anyio import to_thread
@@ -25,8 +26,10 @@ from fastapi import WebSocket, WebSocketDisconnect
 from starlette.websockets import WebSocketState
 
 from app import speedups
+from app.config import Settings
 from app.db import json_dumps
 from app.errors import ApiError, error_of
+from app.guard import SocketGate
 from app.identity import player_for_token, token_from
 from app.lobby.service import Lobby
 from app.models import MAX_ID, Player
@@ -193,16 +196,27 @@ class GameSocket:
             await conn.send(message)
 
     async def resync(self, since: Any) -> None:
+        """A client that missed messages says which version it holds; it gets a patch from
+        there to now that replaces its whole view (RFC 6902 ``replace`` at the root): the
+        present view, never a replay of the log, so a resync costs no more than a snapshot
+        (the view's JSON is encoded once per seat and version and shared)."""
         table = await self.rooms.table(self.room_id)
         if not is_int(since) or not 0 <= since <= table.version:
             raise ApiError(422, f"resync 'since' must be a version from 0 to {table.version}")
         seat = table.seat_of(self.player_id)
-        old = await self.rooms.view_at(table, seat, since)
+        assert self.feed is not None
         async with self.conn.catch_up_lock:
-            assert self.feed is not None
-            message = _patch_message(self.feed, table, since, marshal.dumps(old), seat)
+            shared = self.feed.shared(table.version)
+            view_json: str | None = shared.get(("view", seat))
+            if view_json is None:
+                view_json = shared[("view", seat)] = json_dumps(table.view(seat))
+            ops = "[]" if since == table.version else \
+                f'[{{"op":"replace","path":"","value":{view_json}}}]'
+            public = json_dumps({"active_seats": table.active(), "statuses": table.statuses(),
+                                 "result": table.result_json()})
             self.conn.view, self.conn.version = table.view_data(seat), table.version
-            await self.conn.send(message)
+            await self.conn.send(f'{{"type":"patch","from":{since},"to":{table.version},'
+                                 f'"ops":{ops},{public[1:]}')
 
     async def handle(self, raw: str) -> None:
         try:
@@ -232,26 +246,7 @@ class GameSocket:
 
     async def read(self) -> None:
         """Handle the client's messages until it goes; refusals are error frames."""
-        ws, conn, settings = self.ws, self.conn, self.settings
-        limit = RateLimit(settings.ws_rate)
-        while True:
-            # receive(), not receive_text(): a binary frame made receive_text() raise a
-            # KeyError that ended the connection without a word.
-            received = await ws.receive()
-            if received["type"] == "websocket.disconnect":
-                return
-            raw: str | None = received.get("text")
-            # The limit is in bytes (UTF-8), not characters.
-            size = (len(raw) if raw.isascii() else len(raw.encode())) if raw is not None \
-                else len(received.get("bytes") or b"")
-            if size > settings.ws_max_message:
-                await conn.error(ApiError(413, f"message too large: at most "
-                                               f"{settings.ws_max_message} bytes"))
-                await ws.close(code=1009, reason="message too large")
-                return
-            if not limit.allow():
-                await conn.error(ApiError(429, "too many messages: slow down"))
-                continue
+        async for raw in client_messages(self.ws, self.conn, self.settings, errors=True):
             try:
                 if raw is None:
                     raise ApiError(422, "binary frames are not understood: send JSON as text")
@@ -259,7 +254,39 @@ class GameSocket:
             except WebSocketDisconnect:  # gone while we answered: the end, not a failure
                 raise
             except Exception as exc:  # refusals, a busy database, a bug: an error frame
-                await conn.error(error_of(exc, f"the socket of room {self.room_id}"))
+                await self.conn.error(error_of(exc, f"the socket of room {self.room_id}"))
+
+
+async def client_messages(ws: WebSocket, conn: Connection, settings: Settings,
+                          errors: bool) -> AsyncIterator[str | None]:
+    """A socket's incoming messages (text, or ``None`` for a binary frame) until it closes,
+    within ``WS_MAX_MESSAGE`` bytes (beyond: the socket closes, 1009) and ``WS_RATE`` per
+    second (beyond: dropped with a 429 error frame, or — ``errors=False``, for htmx, which
+    would take a frame for HTML — the socket closes, 1008)."""
+    limit = RateLimit(settings.ws_rate)
+    while True:
+        # receive(), not receive_text(): a binary frame made receive_text() raise a KeyError
+        # that ended the connection without a word.
+        received = await ws.receive()
+        if received["type"] == "websocket.disconnect":
+            return
+        raw: str | None = received.get("text")
+        # The limit is in bytes (UTF-8), not characters.
+        size = (len(raw) if raw.isascii() else len(raw.encode())) if raw is not None \
+            else len(received.get("bytes") or b"")
+        if size > settings.ws_max_message:
+            if errors:
+                await conn.error(ApiError(413, f"message too large: at most "
+                                               f"{settings.ws_max_message} bytes"))
+            await ws.close(code=1009, reason="message too large")
+            return
+        if not limit.allow():
+            if not errors:
+                await ws.close(code=1008, reason="too many messages")
+                return
+            await conn.error(ApiError(429, "too many messages: slow down"))
+            continue
+        yield raw
 
 
 def room_id_of(ws: WebSocket) -> int:
@@ -270,16 +297,42 @@ def room_id_of(ws: WebSocket) -> int:
     return int(text)
 
 
-async def game_socket(ws: WebSocket) -> None:
-    """``/ws/rooms/{room_id}``: the JSON protocol for API clients (DESIGN.md §5)."""
+async def admitted(ws: WebSocket) -> tuple[int, Player | None, tuple[str, int | None]] | None:
+    """The opening of both sockets: a handshake from another site is refused (403, before it
+    is accepted); then the room id, the player and the socket caps are checked — a refusal
+    there closes the accepted socket with 4000 + its status (after an error frame when
+    ``ws`` speaks JSON). Returns (room id, player, the gate's ticket) or ``None``."""
+    gate: SocketGate = ws.app.state.sockets
+    if gate.foreign_origin(ws.scope) is not None:
+        await ws.close(code=1008)  # before accept: the handshake is answered 403
+        return None
     await ws.accept()
     try:
         room_id = room_id_of(ws)
         player = await identify(ws)
+        ticket = gate.admit(ws.scope, player.id if player else None)
+    except ApiError as exc:
+        if ws.scope["path"].endswith("/html"):
+            await close_for(ws, exc)  # no error frame: htmx would take it for HTML
+        else:
+            await Connection(ws).refuse(exc)
+        return None
+    return room_id, player, ticket
+
+
+async def game_socket(ws: WebSocket) -> None:
+    """``/ws/rooms/{room_id}``: the JSON protocol for API clients (DESIGN.md §5)."""
+    opened = await admitted(ws)
+    if opened is None:
+        return
+    room_id, player, ticket = opened
+    gate: SocketGate = ws.app.state.sockets
+    try:
         rooms: RoomService = ws.app.state.rooms
         if rooms.cached(room_id) is None:  # a game in memory: its room exists
             await _room_json(ws, room_id)  # 404 for an unknown room
     except ApiError as exc:
+        gate.release(ticket)
         await Connection(ws).refuse(exc)
         return
     socket = GameSocket(ws, room_id, player.id if player else None)
@@ -296,3 +349,4 @@ async def game_socket(ws: WebSocket) -> None:
         log.exception("socket of room %s failed", room_id)
     finally:
         feeds.leave(socket.feed, ws)
+        gate.release(ticket)

@@ -14,6 +14,16 @@
     }
   });
 
+  // The invite link is selected whole when clicked (easy to copy by hand too).
+  document.addEventListener("focusin", function (event) {
+    if (event.target.id === "invite-link") event.target.select();
+  });
+
+  // The lobby panel says the game has started: load the table.
+  document.addEventListener("htmx:oobAfterSwap", function () {
+    if (document.querySelector("[data-reload]")) location.reload();
+  });
+
   // A move's error message clears itself after a while.
   document.addEventListener("htmx:afterSwap", function (e) {
     if (e.detail.target && e.detail.target.id === "flash" && e.detail.target.textContent.trim()) {

@@ -13,9 +13,10 @@ from jinja2 import Environment
 
 from app.errors import ApiError
 from app.games.registry import get_game
+from app.guard import SocketGate
 from app.lobby.service import Lobby
 from app.realtime.feed import Feeds, RoomFeed
-from app.realtime.sockets import Connection, close_for, identify, room_id_of
+from app.realtime.sockets import Connection, admitted, client_messages
 from app.rooms.events import GameMoved, RoomEvent
 from app.rooms.service import RoomService
 from app.rooms.table import Table
@@ -27,7 +28,7 @@ def lobby_fragment(env: Environment, room: dict[str, Any] | None, player_id: int
     if room is None:
         return oob({"lobby": "<p>This room was closed.</p>"})
     if room["status"] != "lobby":
-        return oob({"lobby": "<p>The game starts…</p><script>location.reload()</script>"})
+        return oob({"lobby": '<p data-reload="now">The game starts…</p>'})
     panel = env.get_template("_lobby_panel.html").render(
         room=room, spec=get_game(room["game"]), player_id=player_id)
     return oob({"lobby": panel})
@@ -49,7 +50,8 @@ class HtmlSocket:
     async def on_event(self, event: RoomEvent) -> None:
         if not isinstance(event, GameMoved):
             try:
-                room: dict[str, Any] | None = await self.lobby.get_room(self.room_id)
+                room: dict[str, Any] | None = await self.lobby.get_room(self.room_id,
+                                                                        self.player_id)
             except ApiError:
                 room = None
             await self.conn.send(lobby_fragment(self.env, room, self.player_id))
@@ -77,19 +79,18 @@ class HtmlSocket:
         return regions
 
     async def read(self) -> None:
-        """The page sends nothing we act on; reading notices the close."""
-        while (await self.ws.receive())["type"] != "websocket.disconnect":
+        """The page sends nothing we act on; reading notices the close, and the socket obeys
+        the same size and rate limits as the JSON one."""
+        settings = self.ws.app.state.settings
+        async for _ in client_messages(self.ws, self.conn, settings, errors=False):
             pass
 
 
 async def html_socket(ws: WebSocket) -> None:
-    await ws.accept()
-    try:
-        room_id = room_id_of(ws)
-        player = await identify(ws)
-    except ApiError as exc:
-        await close_for(ws, exc)  # no error frame: htmx would take it for HTML
+    opened = await admitted(ws)
+    if opened is None:
         return
+    room_id, player, ticket = opened
     socket = HtmlSocket(ws, room_id, player.id if player else None)
     del player
     feeds: Feeds = ws.app.state.feeds
@@ -102,3 +103,5 @@ async def html_socket(ws: WebSocket) -> None:
         pass
     finally:
         feeds.leave(socket.feed, ws)
+        gate: SocketGate = ws.app.state.sockets
+        gate.release(ticket)

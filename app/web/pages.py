@@ -1,7 +1,11 @@
 """The browser pages: home (name, new table, open tables), invite links, the room (lobby or
 table), the game's data page, the lobby's forms and the endpoint that turns a click into a
 move. Routes stay thin: every decision is the lobby's, the room service's or the game's, and
-every form calls the same lobby command as the JSON API."""
+every form calls the same lobby command as the JSON API.
+
+A refused form comes back to its page with the refusal in a short-lived cookie (the "flash"),
+never in the address: a link cannot make the page show a text the app did not write.
+"""
 
 from __future__ import annotations
 
@@ -10,9 +14,10 @@ import json
 import re
 from collections.abc import Awaitable, Callable
 from typing import Annotated, Any
+from urllib.parse import quote, unquote
 
 from anyio import to_thread
-from fastapi import APIRouter, Form, Request
+from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from jinja2 import Environment
 from jinja2_fragments import render_block
@@ -21,7 +26,9 @@ from starlette.datastructures import FormData
 
 from app.errors import ApiError, error_of
 from app.games.registry import GAMES, UnknownGame, get_game
+from app.guard import is_loopback, own_origin, rate_limited
 from app.identity import create_player, optional_player, set_cookie
+from app.lobby.api import join_with_code
 from app.lobby.service import Lobby
 from app.models import Player
 from app.rooms.service import RoomService
@@ -38,6 +45,8 @@ router = APIRouter(include_in_schema=False)
 
 #: A seat number in a form: an optional minus and at most 9 ASCII digits.
 SEAT_FIELD = re.compile(r"-?[0-9]{1,9}")
+#: The cookie that carries a refusal to the next page (read once, then cleared).
+FLASH = "canopy_flash"
 
 
 def _env(request: Request) -> Environment:
@@ -51,8 +60,13 @@ def _lobby(request: Request) -> Lobby:
 
 
 def _page(request: Request, template: str, status: int = 200, **ctx: Any) -> HTMLResponse:
-    html = _env(request).get_template(template).render(request=request, **ctx)
-    return HTMLResponse(html, status_code=status)
+    flash = request.cookies.get(FLASH)
+    html = _env(request).get_template(template).render(
+        request=request, error=unquote(flash)[:300] if flash else None, **ctx)
+    response = HTMLResponse(html, status_code=status)
+    if flash:
+        response.delete_cookie(FLASH, path="/")
+    return response
 
 
 def _viewer(request: Request) -> Player | None:
@@ -63,9 +77,11 @@ def _viewer(request: Request) -> Player | None:
 
 
 def _back(path: str, error: str | None = None) -> RedirectResponse:
+    response = RedirectResponse(path, status_code=303)
     if error:
-        path += ("&" if "?" in path else "?") + "error=" + error.replace(" ", "+")
-    return RedirectResponse(path, status_code=303)
+        response.set_cookie(FLASH, quote(error[:300]), max_age=60, path="/", httponly=True,
+                            samesite="lax")
+    return response
 
 
 @router.get("/", response_class=HTMLResponse)
@@ -73,11 +89,10 @@ async def home(request: Request) -> HTMLResponse:
     player = _viewer(request)
     rooms = await _lobby(request).list_rooms()
     games = [{"game": g, "options": option_fields(g)} for g in GAMES.values()]
-    return _page(request, "home.html", player=player, rooms=rooms, games=games,
-                 error=request.query_params.get("error"))
+    return _page(request, "home.html", player=player, rooms=rooms, games=games)
 
 
-@router.post("/name")
+@router.post("/name", dependencies=[Depends(rate_limited("signups", "new players"))])
 async def choose_name(request: Request, name: Annotated[str, Form()] = "",
                       next: Annotated[str, Form()] = "/") -> Response:
     target = next if next.startswith("/") and not next.startswith("//") else "/"
@@ -94,24 +109,26 @@ def _form_lists(form: FormData) -> dict[str, list[str]]:
     return {key: [str(v) for v in form.getlist(key)] for key in form}
 
 
-@router.post("/rooms")
+@router.post("/rooms", dependencies=[Depends(rate_limited("rooms", "new rooms"))])
 async def new_room(request: Request, game: Annotated[str, Form()]) -> Response:
     """The new-table form: each game has its own player count (``players-<game>``) and
-    options (``opt-<game>-<name>``); only the chosen game's count and options count."""
+    options (``opt-<game>-<name>``); only the chosen game's count and options count. Tables
+    are private unless the form says otherwise."""
     player = _viewer(request)
     if player is None:
         return _back("/", "choose a name first")
     try:
         spec = get_game(game)
     except UnknownGame:
-        return _back("/", f"unknown game {game[:40]!r}")
+        return _back("/", "choose one of the games")
     form = _form_lists(await request.form())
     count = (form.get(f"players-{spec.id}") or form.get("players") or [""])[-1]
     if not count.isascii() or not count.isdigit() or len(count) > 2:
         return _back("/", f"choose how many players for {spec.title}")
-    options = options_from_form(spec, form)
+    private = (form.get("private") or ["true"])[-1] != "false"
     try:
-        room = await _lobby(request).create_room(player, game, int(count), options)
+        room = await _lobby(request).create_room(player, game, int(count),
+                                                 options_from_form(spec, form), private)
     except ApiError as exc:
         return _back("/", exc.detail)
     return _back(f"/rooms/{room['id']}")
@@ -123,7 +140,7 @@ async def game_data(request: Request, game_id: str) -> HTMLResponse:
     what was reconstructed)."""
     game = GAMES.get(game_id)
     if game is None:
-        return _page(request, "error.html", status=404, message=f"unknown game {game_id!r}")
+        return _page(request, "error.html", status=404, message="There is no such game here.")
     doc = inspect.getdoc(game.data) or ""
     return _page(request, "game_data.html", game=game, paragraphs=doc.split("\n\n"),
                  module=game.data.__name__, player=_viewer(request))
@@ -131,11 +148,12 @@ async def game_data(request: Request, game_id: str) -> HTMLResponse:
 
 @router.get("/r/{code}")
 async def invite(request: Request, code: str) -> Response:
+    """An invite link: the room's page, with the code ready for the join form."""
     try:
         room_id = await _lobby(request).room_id_for_code(code)
     except ApiError as exc:
         return _page(request, "error.html", status=exc.status, message=exc.detail)
-    return _back(f"/rooms/{room_id}")
+    return _back(f"/rooms/{room_id}?invite={quote(code)}")
 
 
 @router.get("/rooms/{room_id}", response_class=HTMLResponse)
@@ -143,13 +161,19 @@ async def room_page(request: Request, room_id: int) -> HTMLResponse:
     rooms: RoomService = request.app.state.rooms
     player = _viewer(request)
     try:
-        room = await _lobby(request).get_room(room_id)
+        room = await _lobby(request).get_room(room_id, player.id if player else None)
     except ApiError as exc:
         return _page(request, "error.html", status=exc.status, message=exc.detail)
     game = get_game(room["game"])
-    ctx: dict[str, Any] = {"room": room, "player": player, "spec": game,
-                           "options": options_chosen(game, room["options"]),
-                           "error": request.query_params.get("error")}
+    origin = own_origin(request.app.state.settings, request.scope)
+    ctx: dict[str, Any] = {
+        "room": room, "player": player, "spec": game,
+        "options": options_chosen(game, room["options"]),
+        "option_fields": option_fields(game),
+        "invite_code": request.query_params.get("invite", "")[:64],
+        "invite_url": f"{origin}{room['invite']}" if room["invite"] else None,
+        "invite_local": not request.app.state.settings.public_origin and is_loopback(origin),
+    }
     if room["status"] == "lobby":
         return _page(request, "room_lobby.html", **ctx)
     table = await rooms.table(room_id)
@@ -187,10 +211,13 @@ async def _lobby_form(request: Request, room_id: int, command: LobbyCommand) -> 
     return _back("/" if room.get("status") == "closed" else page)
 
 
-@router.post("/rooms/{room_id}/join")
+@router.post("/rooms/{room_id}/join", dependencies=[Depends(rate_limited("joins", "joins"))])
 async def join(request: Request, room_id: int) -> Response:
-    return await _lobby_form(request, room_id, lambda lobby, player, form: lobby.join(
-        player, room_id, _seat(form)))
+    async def command(lobby: Lobby, player: Player, form: FormData) -> dict[str, Any]:
+        code = str(form.get("code") or "")[:64] or None
+        return await join_with_code(lobby, request, player, room_id, _seat(form), code)
+
+    return await _lobby_form(request, room_id, command)
 
 
 @router.post("/rooms/{room_id}/leave")
@@ -205,11 +232,29 @@ async def add_bot(request: Request, room_id: int) -> Response:
         player, room_id, _seat(form), str(form.get("level") or "") or None))
 
 
+def _seat_or_none(form: FormData) -> int:
+    seat = _seat(form)
+    return seat if seat is not None else -1
+
+
 @router.post("/rooms/{room_id}/unbot")
 async def remove_bot(request: Request, room_id: int) -> Response:
+    return await _lobby_form(request, room_id, lambda lobby, player, form: lobby.remove_bot(
+        player, room_id, _seat_or_none(form)))
+
+
+@router.post("/rooms/{room_id}/unseat")
+async def remove_player(request: Request, room_id: int) -> Response:
+    return await _lobby_form(request, room_id, lambda lobby, player, form: lobby.remove_player(
+        player, room_id, _seat_or_none(form)))
+
+
+@router.post("/rooms/{room_id}/options")
+async def set_options(request: Request, room_id: int) -> Response:
     async def command(lobby: Lobby, player: Player, form: FormData) -> dict[str, Any]:
-        seat = _seat(form)
-        return await lobby.remove_bot(player, room_id, seat if seat is not None else -1)
+        room = await lobby.get_room(room_id, player.id)
+        options = options_from_form(get_game(room["game"]), _form_lists(form))
+        return await lobby.set_options(player, room_id, options)
 
     return await _lobby_form(request, room_id, command)
 

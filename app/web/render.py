@@ -17,6 +17,7 @@ from jinja2 import ChoiceLoader, Environment, FileSystemLoader, PrefixLoader, se
 from jinja2_fragments import render_block
 from markupsafe import Markup
 
+from app.assets import HTMX_CDN, HTMX_LOCAL
 from app.config import Settings
 from app.games.base import MAX_SEATS, GameSpec, Region
 from app.games.registry import GAMES
@@ -27,17 +28,6 @@ APP_DIR = Path(__file__).resolve().parent.parent
 #: Regions of the room page that every game shares (seats bar, log).
 PLATFORM_REGIONS = (Region("seats", "seats"), Region("log", "log"))
 PLATFORM_TEMPLATE = "table_regions.html"
-
-HTMX_VERSION = "2.0.11"
-HTMX_WS_VERSION = "2.0.4"
-HTMX_CDN = {
-    "htmx": (f"https://unpkg.com/htmx.org@{HTMX_VERSION}/dist/htmx.min.js",
-             "sha384-2OatzQy1H+Zd/IIrjr1TcuDGqLXeHhbooAyJY1KdQMKnr4LZ22k31GBLdYKHmVjg"),
-    "ws": (f"https://unpkg.com/htmx-ext-ws@{HTMX_WS_VERSION}/dist/ws.min.js",
-           "sha384-1RwI/nvUSrMRuNj7hX1+27J8XDdCoSLf0EjEyF69nacuWyiJYoQ/j39RT1mSnd2G"),
-}
-HTMX_LOCAL = {"htmx": ("/static/vendor/htmx.min.js", None),
-              "ws": ("/static/vendor/ws.min.js", None)}
 
 #: A second cue beside each seat's colour (colour-blind players, print): a letter per seat.
 SEAT_LETTERS = "ABCDE"

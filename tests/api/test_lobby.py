@@ -140,7 +140,7 @@ def test_invite_link_leads_to_the_room(players, client):
     room = ana.post("/api/rooms", {"game": "arboretum", "players": 2}).json()
     response = client.get(room["invite"], follow_redirects=False)
     assert response.status_code == 303
-    assert response.headers["location"] == f"/rooms/{room['id']}"
+    assert response.headers["location"] == f"/rooms/{room['id']}?invite={room['code']}"
     assert client.get("/r/nosuchcode").status_code == 404
 
 

@@ -13,6 +13,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests.hardening.support import GENEROUS_LIMITS
+
 CHROMIUM = "/usr/bin/chromium"
 ROOT = Path(__file__).resolve().parents[2]
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -31,11 +33,12 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     yield from serve(tmp_path_factory, "app.main:app_factory")
 
 
-def serve(tmp_path_factory: pytest.TempPathFactory, factory: str) -> Iterator[str]:
+def serve(tmp_path_factory: pytest.TempPathFactory, factory: str,
+          **extra_env: str) -> Iterator[str]:
     port = free_port()
     db = tmp_path_factory.mktemp("e2e") / "canopy.db"
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{db}", "HTMX_SOURCE": "local",
-           "BOT_DELAY": "0.05"}
+           "BOT_DELAY": "0.05", **GENEROUS_LIMITS, **extra_env}
     log = open(db.with_suffix(".log"), "w")  # noqa: SIM115
     proc = subprocess.Popen(
         [sys.executable, "-m", "uvicorn", "--factory", factory,

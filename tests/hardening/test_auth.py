@@ -83,8 +83,9 @@ def test_rest_refusals_have_the_right_status(server: Server, table: dict[str, An
     forged = httpx.Client(base_url=server.base, timeout=10, headers=bearer("forged-token"))
     basic = httpx.Client(base_url=server.base, timeout=10,
                          headers={"Authorization": f"Basic {ana.token}"})
-    cookie_forged = httpx.Client(base_url=server.base, timeout=10,
-                                 cookies={"canopy_token": "forged"})
+    cookie_forged = httpx.Client(base_url=server.base, timeout=10,  # from the site's page
+                                 cookies={"canopy_token": "forged"},
+                                 headers={"Origin": server.base})
     move = {"move": DRAW}
     cases: list[tuple[httpx.Response, int, str]] = [
         # no token, a forged one, a token in the wrong scheme
@@ -104,11 +105,11 @@ def test_rest_refusals_have_the_right_status(server: Server, table: dict[str, An
         (eve.post(f"/api/rooms/{mine}/moves", move), 403, "no seat"),
         (eve.get(f"/api/rooms/{mine}/moves"), 403, "no seat"),
         (ana.post(f"/api/rooms/{theirs}/moves", move), 403, "no seat"),
-        (eve.post(f"/api/rooms/{lobby}/start"), 403, "seated"),
-        (eve.post(f"/api/rooms/{lobby}/bots"), 403, "seated"),
-        (eve.http.delete(f"/api/rooms/{lobby}/bots/1"), 403, "seated"),
+        (eve.post(f"/api/rooms/{lobby}/start"), 403, "host"),
+        (eve.post(f"/api/rooms/{lobby}/bots"), 403, "host"),
+        (eve.http.delete(f"/api/rooms/{lobby}/bots/1"), 403, "host"),
         (eve.post(f"/api/rooms/{lobby}/leave"), 403, "no seat"),
-        (cai.post(f"/api/rooms/{mine}/start"), 403, "seated"),
+        (cai.post(f"/api/rooms/{mine}/start"), 403, "host"),
         # a finished game, a running one
         (ana.post(f"/api/rooms/{done}/moves", move), 409, "over"),
         (bo.post(f"/api/rooms/{done}/moves", move), 409, "over"),
@@ -160,7 +161,8 @@ def test_form_refusals(server: Server, table: dict[str, Any]) -> None:
     ana, eve = table["ana"], table["eve"]
     mine, done = table["mine"], table["done"]
     before = versions(server)
-    with httpx.Client(base_url=server.base, timeout=10) as anonymous:
+    with httpx.Client(base_url=server.base, timeout=10,
+                      headers={"Origin": server.base}) as anonymous:
         text = anonymous.post(f"/rooms/{mine}/act", data={"move": json.dumps(DRAW)}).text
         assert "choose a name" in text
         anonymous.cookies.set("canopy_token", "forged")
@@ -323,8 +325,8 @@ def test_cookie_secure_setting_reaches_the_api_cookie() -> None:
                                   htmx_source="local", cookie_secure=secure))
         with TestClient(app) as client:
             api = client.post("/api/players", json={"name": "Sec"}).headers["set-cookie"]
-            form = client.post("/name", data={"name": "Sec"},
-                               follow_redirects=False).headers["set-cookie"]
+            form = client.post("/name", data={"name": "Sec"}, follow_redirects=False,
+                               headers={"Origin": "http://testserver"}).headers["set-cookie"]
             for cookie in (api, form):
                 assert "httponly" in cookie.lower() and "samesite=lax" in cookie.lower()
                 assert ("secure" in cookie.lower().split("; ")) == secure, cookie

@@ -1,0 +1,310 @@
+"""The edge (DESIGN.md §1): what a stranger on the internet can send is checked here, once,
+before any service sees it. The HTTP middleware :class:`Edge` and both sockets
+(:class:`SocketGate`) use it; lobby, rooms and games never look at a request.
+
+- **Cross-site requests.** A state-changing request that does not carry
+  ``Authorization: Bearer`` may ride on the player cookie (or set it, as the name form does),
+  so it must come from the app's own pages: its ``Origin`` must be the app's origin exactly
+  (scheme, host and port), or, where a browser sends no ``Origin``, its ``Sec-Fetch-Site`` must
+  be ``same-origin``. A request with neither header is a script's, and is refused only if it
+  carries the cookie. Socket handshakes with a foreign ``Origin`` are refused (403).
+- **Sizes and rates.** Request bodies are capped (413 before they are read whole, declared or
+  chunked); sockets per player and per address are capped; sign-ups, new rooms, joins and wrong
+  invite codes are rate limited per address (429 with ``Retry-After``).
+- **Headers.** Every answer carries a Content-Security-Policy (scripts only from the app and
+  the pinned CDN files, no framing), ``nosniff``, ``Referrer-Policy: same-origin``, and HSTS
+  behind HTTPS.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Literal
+from urllib.parse import urlsplit
+
+from limits import RateLimitItem, parse
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
+from starlette.datastructures import Headers
+from starlette.requests import Request
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from app.assets import HTMX_CDN, SWAGGER
+from app.config import Settings
+from app.errors import ApiError
+from app.identity import COOKIE
+
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+# -- origins and addresses ------------------------------------------------------------------
+
+
+def _origin_key(origin: str) -> tuple[str, str, int] | None:
+    """(scheme, host, port) of an origin or URL; ``None`` if it is not one."""
+    try:
+        parts = urlsplit(origin.strip())
+        port = parts.port
+    except ValueError:
+        return None
+    if parts.scheme not in DEFAULT_PORTS or not parts.hostname:
+        return None
+    return parts.scheme, parts.hostname.lower(), port or DEFAULT_PORTS[parts.scheme]
+
+
+def own_origin(settings: Settings, scope: Scope) -> str:
+    """The app's origin: ``PUBLIC_ORIGIN`` when set, else the one this request was sent to."""
+    if settings.public_origin:
+        return settings.public_origin.rstrip("/")
+    scheme = {"ws": "http", "wss": "https"}.get(scope.get("scheme", "http"),
+                                                scope.get("scheme", "http"))
+    host = Headers(scope=scope).get("host") or "localhost"
+    return f"{scheme}://{host}"
+
+
+def same_origin(origin: str, settings: Settings, scope: Scope) -> bool:
+    theirs = _origin_key(origin)
+    return theirs is not None and theirs == _origin_key(own_origin(settings, scope))
+
+
+def is_loopback(origin: str) -> bool:
+    """Whether an origin names this machine only (127.0.0.0/8, ::1, localhost)."""
+    key = _origin_key(origin)
+    if key is None:
+        return False
+    host = key[1].strip("[]")
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def client_address(settings: Settings, scope: Scope) -> str:
+    """The client's address: the peer's, or the first ``X-Forwarded-For`` entry when the
+    server sits behind a proxy that sets it (``TRUST_FORWARDED``)."""
+    if settings.trust_forwarded:
+        forwarded = Headers(scope=scope).get("x-forwarded-for", "")
+        first = forwarded.split(",")[0].strip()
+        if first:
+            return first
+    client = scope.get("client")
+    return str(client[0]) if client else "unknown"
+
+
+def _has_bearer(headers: Headers) -> bool:
+    scheme, _, value = headers.get("authorization", "").partition(" ")
+    return scheme.lower() == "bearer" and bool(value.strip())
+
+
+def cross_site_refusal(settings: Settings, scope: Scope) -> str | None:
+    """Why this state-changing request may not be served (``None``: it may)."""
+    headers = Headers(scope=scope)
+    if scope["method"] in SAFE_METHODS or _has_bearer(headers):
+        return None
+    origin = headers.get("origin")
+    if origin is not None:
+        if same_origin(origin, settings, scope):
+            return None
+        return f"a request from {origin[:80]} may not act here (only this site's own pages may)"
+    fetch_site = headers.get("sec-fetch-site")
+    if fetch_site is not None:
+        return None if fetch_site == "same-origin" else \
+            "a request from another site may not act here (only this site's own pages may)"
+    if COOKIE in _cookie_names(headers):
+        return "a request that carries the player cookie must come from this site's pages"
+    return None
+
+
+def _cookie_names(headers: Headers) -> set[str]:
+    return {part.split("=", 1)[0].strip() for part in headers.get("cookie", "").split(";")}
+
+
+# -- response headers -----------------------------------------------------------------------
+
+
+def content_security_policy(settings: Settings, path: str) -> str:
+    scripts = ["'self'"]
+    styles = ["'self'", "'unsafe-inline'"]  # the games colour pieces with style attributes
+    if path == "/docs":
+        scripts.append(SWAGGER["js"][0])
+        styles.append(SWAGGER["css"][0])
+    elif settings.htmx_source == "cdn":
+        scripts += [url for url, _ in HTMX_CDN.values()]
+    return "; ".join([
+        "default-src 'self'", f"script-src {' '.join(scripts)}", f"style-src {' '.join(styles)}",
+        "img-src 'self' data:", "connect-src 'self'", "object-src 'none'", "base-uri 'self'",
+        "form-action 'self'", "frame-ancestors 'none'"])
+
+
+def security_headers(settings: Settings, path: str) -> list[tuple[bytes, bytes]]:
+    headers = [
+        (b"content-security-policy", content_security_policy(settings, path).encode()),
+        (b"x-content-type-options", b"nosniff"),
+        (b"referrer-policy", b"same-origin"),
+        (b"x-frame-options", b"DENY"),
+    ]
+    if settings.cookie_secure:
+        headers.append((b"strict-transport-security", b"max-age=31536000; includeSubDomains"))
+    return headers
+
+
+# -- the HTTP middleware ----------------------------------------------------------------------
+
+
+class BodyTooLarge(Exception):
+    pass
+
+
+async def _refuse(send: Send, status: int, detail: str,
+                  extra: Iterable[tuple[bytes, bytes]] = ()) -> None:
+    body = json.dumps({"detail": detail}).encode()
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"application/json"),
+                            (b"content-length", str(len(body)).encode()), *extra]})
+    await send({"type": "http.response.body", "body": body})
+
+
+class Edge:
+    """The HTTP middleware: cross-site refusals, the body cap, the security headers."""
+
+    def __init__(self, app: ASGIApp, settings: Settings) -> None:
+        self.app = app
+        self.settings = settings
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        settings = self.settings
+        extra = security_headers(settings, scope.get("path", ""))
+        refusal = cross_site_refusal(settings, scope)
+        if refusal is not None:
+            await _refuse(send, 403, refusal, extra)
+            return
+        cap = settings.max_body_bytes
+        declared = Headers(scope=scope).get("content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > cap):
+            await _refuse(send, 413, f"the request body is over {cap} bytes", extra)
+            return
+        received = 0
+        started = False
+
+        async def capped_receive() -> Message:
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > cap:
+                    raise BodyTooLarge
+            return message
+
+        async def send_with_headers(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+                message = {**message, "headers": [*message.get("headers", []), *extra]}
+            await send(message)
+
+        try:
+            await self.app(scope, capped_receive, send_with_headers)
+        except BodyTooLarge:
+            if not started:
+                await _refuse(send, 413, f"the request body is over {cap} bytes", extra)
+
+
+# -- sockets ----------------------------------------------------------------------------------
+
+
+@dataclass
+class SocketGate:
+    """Counts the open sockets per player and per address, and admits new ones."""
+
+    settings: Settings
+    by_player: dict[int, int] = field(default_factory=dict)
+    by_address: dict[str, int] = field(default_factory=dict)
+
+    def foreign_origin(self, scope: Scope) -> str | None:
+        """The handshake's ``Origin`` if it is another site's (refuse it), else ``None``."""
+        origin = Headers(scope=scope).get("origin")
+        if origin is None or same_origin(origin, self.settings, scope):
+            return None
+        return origin
+
+    def admit(self, scope: Scope, player_id: int | None) -> tuple[str, int | None]:
+        """Count a new socket in, or 429 when its player or address holds too many."""
+        address = client_address(self.settings, scope)
+        if self.by_address.get(address, 0) >= self.settings.ws_per_address:
+            raise ApiError(429, f"too many open connections from your address (at most "
+                                f"{self.settings.ws_per_address})")
+        if player_id is not None and \
+                self.by_player.get(player_id, 0) >= self.settings.ws_per_player:
+            raise ApiError(429, f"too many open connections for one player (at most "
+                                f"{self.settings.ws_per_player}): close other tabs")
+        self.by_address[address] = self.by_address.get(address, 0) + 1
+        if player_id is not None:
+            self.by_player[player_id] = self.by_player.get(player_id, 0) + 1
+        return address, player_id
+
+    def release(self, ticket: tuple[str, int | None]) -> None:
+        address, player_id = ticket
+        self.by_address[address] -= 1
+        if not self.by_address[address]:
+            del self.by_address[address]
+        if player_id is not None:
+            self.by_player[player_id] -= 1
+            if not self.by_player[player_id]:
+                del self.by_player[player_id]
+
+    def open_count(self) -> int:
+        return sum(self.by_address.values())
+
+
+# -- rate limits ------------------------------------------------------------------------------
+
+RateKind = Literal["signups", "rooms", "joins", "wrong_codes"]
+
+
+class RateLimits:
+    """Per-address limits (the ``limits`` library's moving windows, in memory)."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.limiter = MovingWindowRateLimiter(MemoryStorage())
+        self.items: dict[str, RateLimitItem] = {
+            kind: parse(getattr(settings, f"rate_{kind}"))
+            for kind in ("signups", "rooms", "joins", "wrong_codes")}
+
+    def _refusal(self, kind: RateKind, address: str, what: str) -> ApiError:
+        item = self.items[kind]
+        reset, _ = self.limiter.get_window_stats(item, kind, address)
+        wait = max(1, int(reset - time.time()) + 1)
+        return ApiError(429, f"too many {what} from your address; try again in {wait} s",
+                        headers={"Retry-After": str(wait)})
+
+    def hit(self, kind: RateKind, scope: Scope, what: str) -> None:
+        """Count one request of ``kind``; 429 once the address is over its limit."""
+        address = client_address(self.settings, scope)
+        if not self.limiter.hit(self.items[kind], kind, address):
+            raise self._refusal(kind, address, what)
+
+    def check(self, kind: RateKind, scope: Scope, what: str) -> None:
+        """429 if the address is over its limit of ``kind`` (without counting)."""
+        address = client_address(self.settings, scope)
+        if not self.limiter.test(self.items[kind], kind, address):
+            raise self._refusal(kind, address, what)
+
+
+def rate_limited(kind: RateKind, what: str) -> Callable[[Request], None]:
+    """A route dependency that counts the request against its address's ``kind`` limit."""
+    def dependency(request: Request) -> None:
+        limits: RateLimits = request.app.state.limits
+        limits.hit(kind, request.scope, what)
+
+    return dependency
