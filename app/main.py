@@ -167,7 +167,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await app.state.rooms.close()
         engine.dispose()
 
-    app = Canopy(title="Canopy", version="0.1.0", lifespan=lifespan,
+    # /docs is app.web.pages.api_docs: Swagger UI pinned with SRI, no inline script.
+    app = Canopy(title="Canopy", version="0.1.0", lifespan=lifespan, docs_url=None,
+                 redoc_url=None,
                   description="Play modern board games with friends, in the browser or by API.")
     app.state.settings = settings
     app.state.engine = engine

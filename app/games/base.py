@@ -28,7 +28,7 @@ game's view or events reveal it. Undo is an ordinary move of the games that allo
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -173,6 +173,9 @@ class GameSpec:
     regions: Callable[[int], tuple[Region, ...]]
     #: The rule a move out of turn breaks (cited by the platform's 403).
     turn_rule: str
+    #: Each move type and the fields it carries besides ``type``: the platform refuses a move
+    #: with any other field (422) before the game sees it, so nothing but the move is stored.
+    moves: Mapping[str, frozenset[str]]
     #: The bots a room may seat, the default first.
     bots: tuple[BotLevel, ...]
     #: The component data: its docstring is the game's data page (sources, reconstructions).

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from anyio import to_thread
@@ -39,8 +40,9 @@ def _retrieve(task: asyncio.Future[Any]) -> None:
         task.exception()
 
 
-def check_move_size(move: Any) -> Move:
-    """A move is a JSON object of at most ``MOVE_MAX_BYTES``."""
+def check_move_shape(move: Any, fields: Mapping[str, frozenset[str]]) -> Move:
+    """A move is a JSON object of at most ``MOVE_MAX_BYTES`` with no field its type does not
+    carry (the game refuses unknown types and bad values itself)."""
     if not isinstance(move, dict):
         raise ApiError(422, "a move must be a JSON object with a 'type'")
     try:
@@ -49,6 +51,15 @@ def check_move_size(move: Any) -> Move:
         raise ApiError(422, "a move must not be nested that deeply") from None
     if size > MOVE_MAX_BYTES:
         raise ApiError(413, f"a move is at most {MOVE_MAX_BYTES} bytes of JSON")
+    kind = move.get("type")
+    carried = fields.get(kind) if isinstance(kind, str) else None
+    if carried is not None:
+        unknown = sorted(set(move) - carried - {"type"})
+        if unknown:
+            takes = ", ".join(sorted(carried)) or "no other field"
+            raise ApiError(422, f"a {kind} move has no field {', '.join(unknown)[:200]} "
+                                f"(it takes: {takes})", rule="move format",
+                           fields=unknown[:20])
     return move
 
 
@@ -104,8 +115,8 @@ class RoomService:
 
     async def _play(self, room_id: int, player_id: int | None, move: Any,
                     expected_version: int | None, bot_seat: int | None) -> int:
-        move = check_move_size(move)
         table = await self.table(room_id)
+        move = check_move_shape(move, table.game.moves)
         async with self.tables.lock(room_id):
             table = self.tables.peek(room_id) or table
             seat = bot_seat if bot_seat is not None else table.seat_of(player_id)

@@ -24,6 +24,7 @@ from jinja2_fragments import render_block
 from markupsafe import escape
 from starlette.datastructures import FormData
 
+from app.assets import SWAGGER
 from app.errors import ApiError, error_of
 from app.games.registry import GAMES, UnknownGame, get_game
 from app.guard import is_loopback, own_origin, rate_limited
@@ -132,6 +133,13 @@ async def new_room(request: Request, game: Annotated[str, Form()]) -> Response:
     except ApiError as exc:
         return _back("/", exc.detail)
     return _back(f"/rooms/{room['id']}")
+
+
+@router.get("/docs", response_class=HTMLResponse)
+async def api_docs(request: Request) -> HTMLResponse:
+    """The API explorer: Swagger UI pinned with SRI, started by a file of this site."""
+    html = _env(request).get_template("docs.html").render(swagger=SWAGGER)
+    return HTMLResponse(html)
 
 
 @router.get("/games/{game_id}/data", response_class=HTMLResponse)

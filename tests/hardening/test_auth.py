@@ -100,8 +100,8 @@ def test_rest_refusals_have_the_right_status(server: Server, table: dict[str, An
         (anonymous.post("/api/rooms", json={"game": "arboretum", "players": 2}), 401, "token"),
         # acting out of turn, for no seat, in a foreign room
         (bo.post(f"/api/rooms/{mine}/moves", move), 403, "waiting for"),
-        (bo.post(f"/api/rooms/{mine}/moves", {"move": {**DRAW, "seat": 0}}), 403,
-         "waiting for"),
+        (bo.post(f"/api/rooms/{mine}/moves", {"move": {**DRAW, "seat": 0}}), 422,
+         "no field seat"),  # a move never names its seat: the token does
         (eve.post(f"/api/rooms/{mine}/moves", move), 403, "no seat"),
         (eve.get(f"/api/rooms/{mine}/moves"), 403, "no seat"),
         (ana.post(f"/api/rooms/{theirs}/moves", move), 403, "no seat"),
@@ -142,18 +142,20 @@ def test_rest_refusals_have_the_right_status(server: Server, table: dict[str, An
 
 def test_the_seat_comes_from_the_token_never_from_the_move(server: Server,
                                                            table: dict[str, Any]) -> None:
-    """A move (REST, form) that names another seat is played for the caller's own seat."""
+    """A move (REST, form) that names a seat is refused (a move carries only its own fields;
+    the seat is always the caller's), and nothing is stored."""
     ana, bo = Client.create(server.base, "Own"), Client.create(server.base, "Other")
     rid = new_room(ana, [bo])
-    assert ana.post(f"/api/rooms/{rid}/moves", {"move": {**DRAW, "seat": 1}}).status_code == 200
+    named = ana.post(f"/api/rooms/{rid}/moves", {"move": {**DRAW, "seat": 1}})
+    assert named.status_code == 422 and named.json()["fields"] == ["seat"]
     form = ana.post(f"/rooms/{rid}/act", data={"move": json.dumps(DRAW), "seat": "1"})
-    assert form.status_code == 200 and form.text == ""
+    assert form.status_code == 200 and "no field seat" in form.text
+    assert ana.post(f"/api/rooms/{rid}/moves", {"move": DRAW}).status_code == 200
     stored = read_games(server.db)[rid]
-    assert [seat for _, seat, _ in stored.moves] == [0, 0]
-    refused = bo.post(f"/rooms/{rid}/act", data={"move": json.dumps(
-        {"type": "play", "card": ["oak", 1], "cell": [0, 0]}), "seat": "0"})
+    assert [(seat, move) for _, seat, move in stored.moves] == [(0, DRAW)]
+    refused = bo.post(f"/rooms/{rid}/act", data={"move": json.dumps(DRAW)})
     assert "waiting for" in refused.text
-    assert read_games(server.db)[rid].version == 2
+    assert read_games(server.db)[rid].version == 1
 
 
 def test_form_refusals(server: Server, table: dict[str, Any]) -> None:

@@ -45,6 +45,8 @@ GAME = GameSpec(
     template="arboretum/table.html",
     regions=regions,
     turn_rule=rules.RULE_TURN,
+    moves={"draw": frozenset({"source"}), "play": frozenset({"card", "cell"}),
+           "discard": frozenset({"card"})},
     bots=(BotLevel("bot", "Bot", bot.bot_move), RANDOM_BOT),
     data=data,
     setup=setup,

@@ -40,6 +40,7 @@ GAME = GameSpec(
     template="evergreen/table.html",
     regions=regions,
     turn_rule="MOV-1",
+    moves={kind: fields - {"type"} for kind, fields in rules.MOVE_FIELDS.items()},
     bots=(BotLevel("bot", "Bot", bot.bot_move), RANDOM_BOT),
     data=data,
     setup=rules.setup,

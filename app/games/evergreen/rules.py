@@ -717,7 +717,7 @@ def _undo(board: Board, turn: Turn, card: Card) -> tuple[Board, Turn]:
 
 # --- moves -------------------------------------------------------------------------------------
 
-_FIELDS: dict[str, frozenset[str]] = {
+MOVE_FIELDS: dict[str, frozenset[str]] = {
     "pick": frozenset({"type", "card"}),
     "plant": frozenset({"type", "cell", "by"}),
     "grow": frozenset({"type", "cell", "by"}),
@@ -742,14 +742,14 @@ def parse_move(move: object) -> tuple[str, Any, str, Cell | None]:
     if not isinstance(move, dict):
         raise IllegalMove("a move is a JSON object", "MOV-3")
     kind = move.get("type")
-    if not isinstance(kind, str) or kind not in _FIELDS:
+    if not isinstance(kind, str) or kind not in MOVE_FIELDS:
         raise IllegalMove(
             f"unknown move type {kind!r}; expected one of: {', '.join(MOVE_TYPES)}", "MOV-3"
         )
     keys = set(move)
-    if keys != _FIELDS[kind]:
-        missing = sorted(_FIELDS[kind] - keys)
-        extra = sorted(keys - _FIELDS[kind])
+    if keys != MOVE_FIELDS[kind]:
+        missing = sorted(MOVE_FIELDS[kind] - keys)
+        extra = sorted(keys - MOVE_FIELDS[kind])
         detail = f"missing {', '.join(missing)}" if missing else f"unknown {', '.join(extra)}"
         raise IllegalMove(f"malformed {kind} move: {detail}", "MOV-3")
     card = move.get("card")
@@ -764,7 +764,7 @@ def parse_move(move: object) -> tuple[str, Any, str, Cell | None]:
     elif kind in ("bush", "lake"):
         by = "power"
     cell: Cell | None = None
-    if "cell" in _FIELDS[kind]:
+    if "cell" in MOVE_FIELDS[kind]:
         raw_cell = move["cell"]
         if (
             not isinstance(raw_cell, list | tuple)

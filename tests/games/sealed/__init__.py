@@ -335,6 +335,7 @@ GAME = GameSpec(
     min_players=1,
     max_players=5,
     Options=Options,
+    moves={"bid": frozenset({"amount"}), "answer": frozenset({"accept"})},
     folder=Path(__file__).resolve().parent,
     template="sealed/table.html",
     regions=regions,
