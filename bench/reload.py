@@ -36,8 +36,10 @@ def main(argv: list[str] | None = None) -> int:
                               htmx_source="local"))
     rng = random.Random(1)
     with TestClient(app) as client:
-        tokens = [client.post("/api/players", json={"name": f"P{i}"}).json()["token"]
-                  for i in range(args.players)]
+        tokens = []
+        for i in range(args.players):
+            tokens.append(client.post("/api/players", json={"name": f"P{i}"}).json()["token"])
+            client.cookies.clear()  # scripts identify with the bearer token
         headers = [{"Authorization": f"Bearer {t}"} for t in tokens]
         room = client.post("/api/rooms", json={"game": args.game, "players": args.players},
                            headers=headers[0]).json()["id"]

@@ -89,6 +89,7 @@ def finished_game(browser: Any, base: str, out: Path, game: str = "arboretum",
                     headers=headers).json()
     others = []
     for name in ("Bo", "Cai")[: players - 1]:
+        api.cookies.clear()  # scripts identify with the bearer token, not a cookie jar
         t = api.post("/api/players", json={"name": name}).json()["token"]
         others.append({"Authorization": f"Bearer {t}"})
         api.post(f"/api/rooms/{room['id']}/join", headers=others[-1])

@@ -62,6 +62,13 @@ def event_from(data: dict[str, Any]) -> Event:
                  frozenset(seats) if seats is not None else None)
 
 
+def told_apart(names: list[str]) -> list[str]:
+    """Two people of the same name at one table are told apart by their seats: "Ana (seat 1)"
+    and "Ana (seat 3)"."""
+    return [f"{name} (seat {seat + 1})" if names.count(name) > 1 else name
+            for seat, name in enumerate(names)]
+
+
 class GameStore:
     """Loads and saves the games of one database."""
 
@@ -98,6 +105,7 @@ class GameStore:
                     names[seat.index] = named.get(seat.player_id, names[seat.index])
                 elif seat.bot_level is not None:
                     names[seat.index] = f"Bot {seat.index + 1}"
+            names = told_apart(names)
             table = Table(
                 room_id=room_id, game_row_id=row.id, game=game, seed=int(row.seed),
                 players=room.players, options=game.Options.model_validate(room.options),

@@ -47,6 +47,7 @@ def test_five_players_fit_the_lobby_and_the_table(sealed_server: str, browser) -
     room = int(page.url.rstrip("/").rsplit("/", 1)[-1])
     for name in ("Bo", "Cai", "Dee"):
         token = api.post("/api/players", json={"name": name}).json()["token"]
+        api.cookies.clear()  # the next player is another script: no shared cookie jar
         api.post(f"/api/rooms/{room}/join", headers={"Authorization": f"Bearer {token}"})
     page.select_option("#level-4", "random")
     page.click("button[aria-label='Add a bot on seat 5']")

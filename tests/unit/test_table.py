@@ -31,3 +31,10 @@ def test_the_least_recently_used_idle_tables_leave_first():
         assert tables.peek(2) is None and tables.peek(3) is not None
 
     asyncio.run(scenario())
+
+
+def test_two_players_of_one_name_are_told_apart_by_their_seats():
+    from app.rooms.store import told_apart
+
+    assert told_apart(["Ana", "Bo", "Ana"]) == ["Ana (seat 1)", "Bo", "Ana (seat 3)"]
+    assert told_apart(["Ana", "Bo"]) == ["Ana", "Bo"]
