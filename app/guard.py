@@ -30,6 +30,7 @@ from limits import RateLimitItem, parse
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 from starlette.datastructures import Headers
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -158,8 +159,12 @@ def security_headers(settings: Settings, path: str) -> list[tuple[bytes, bytes]]
 # -- the HTTP middleware ----------------------------------------------------------------------
 
 
-class BodyTooLarge(Exception):
-    pass
+class BodyTooLarge(HTTPException):
+    """A body that grew past the cap while it was read (an HTTPException, so that FastAPI's
+    body parsing passes it on as a 413 instead of "error parsing the body")."""
+
+    def __init__(self, cap: int) -> None:
+        super().__init__(413, f"the request body is over {cap} bytes")
 
 
 async def _refuse(send: Send, status: int, detail: str,
@@ -202,7 +207,7 @@ class Edge:
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
                 if received > cap:
-                    raise BodyTooLarge
+                    raise BodyTooLarge(cap)
             return message
 
         async def send_with_headers(message: Message) -> None:

@@ -12,10 +12,12 @@ from urllib.parse import unquote_plus
 
 from alembic import command
 from alembic.config import Config
+from anyio import to_thread
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy import text
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError, OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -25,12 +27,13 @@ from starlette.types import Receive, Scope, Send
 from app import speedups
 from app.config import Settings, get_settings
 from app.db import make_engine
-from app.errors import ApiError, error_of
+from app.errors import ApiError
 from app.games.registry import GAMES
 from app.guard import Edge, RateLimits, SocketGate
 from app.lobby import api as lobby_api
 from app.lobby.cleanup import start_cleanup
 from app.lobby.service import Lobby
+from app.observe import Metrics, configure_logging, counted_error
 from app.realtime.feed import Feeds
 from app.realtime.sockets import game_socket
 from app.rooms import api as rooms_api
@@ -147,8 +150,21 @@ def migrate(engine: Engine) -> None:
                 connection.commit()
 
 
+def database_answers(engine: Engine) -> bool:
+    """``SELECT 1`` on a connection of ``engine``: whether the database answers (the cause
+    of a failure goes to the log, never to the caller)."""
+    try:
+        with engine.connect() as connection:
+            connection.execute(text("SELECT 1"))
+    except Exception as exc:
+        log.warning("health check: the database does not answer: %s", exc)
+        return False
+    return True
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
+    configure_logging(settings.log_format)
     for name in ("uvicorn.access", "uvicorn.error"):
         logger = logging.getLogger(name)
         if not any(isinstance(f, RedactTokens) for f in logger.filters):
@@ -174,17 +190,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.engine = engine
     app.state.hub = hub
+    app.state.sockets = SocketGate(settings)
+    app.state.metrics = metrics = Metrics(engine, app.state.sockets.open_count)
     app.state.rooms = RoomService(engine, hub, bot_delay=settings.bot_delay,
-                                 games_cached=settings.games_cached)
+                                 games_cached=settings.games_cached, metrics=metrics)
     app.state.lobby = Lobby(engine, app.state.rooms, max_open_rooms=settings.max_open_rooms)
     app.state.feeds = Feeds(hub)
     app.state.env = make_environment(settings)
-    app.state.sockets = SocketGate(settings)
     app.state.limits = RateLimits(settings)
     app.add_middleware(Edge, settings=settings)
 
     async def refusal(request: Request, exc: Exception) -> JSONResponse:
-        error = error_of(exc, f"{request.method} {request.url.path}")
+        error = counted_error(request.app.state, exc, f"{request.method} {request.url.path}")
         return JSONResponse(error.body(), status_code=error.status, headers=error.headers)
 
     for kind in (ApiError, IntegrityError, OperationalError):
@@ -192,6 +209,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
+        metrics.refused(422, "request format")
         problems = [{"loc": list(e.get("loc", ())), "msg": e.get("msg", "")} for e in exc.errors()]
         summary = "; ".join(f"{'.'.join(map(str, p['loc']))}: {p['msg']}" for p in problems)
         return JSONResponse({"detail": f"invalid request: {summary}", "errors": problems},
@@ -225,8 +243,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.mount("/static", StaticFiles(directory=APP_DIR / "static"), name="static")
 
     @app.get("/healthz", include_in_schema=False)
-    async def healthz() -> dict[str, str]:
-        return {"status": "ok"}
+    async def healthz(request: Request) -> JSONResponse:
+        """200 while the database answers ``SELECT 1``, else 503 (compose's health check)."""
+        if await to_thread.run_sync(database_answers, request.app.state.engine):
+            return JSONResponse({"status": "ok"})
+        return JSONResponse({"status": "unavailable",
+                             "detail": "the database does not answer"}, status_code=503)
+
+    @app.get("/metrics", include_in_schema=False)
+    async def prometheus_metrics() -> Response:
+        """Prometheus' text format (app.observe). For the operators' scraper only: the
+        reverse proxy must not route it (README, Hosting in public)."""
+        body, content_type = await to_thread.run_sync(metrics.render)
+        return Response(body, headers={"Content-Type": content_type})
 
     return app
 

@@ -28,11 +28,12 @@ from starlette.websockets import WebSocketState
 from app import speedups
 from app.config import Settings
 from app.db import json_dumps
-from app.errors import ApiError, error_of
+from app.errors import ApiError
 from app.guard import SocketGate
 from app.identity import player_for_token, token_from
 from app.lobby.service import Lobby
 from app.models import MAX_ID, Player
+from app.observe import counted_error
 from app.realtime.diff import diff
 from app.realtime.feed import Feeds, RoomFeed
 from app.rooms.events import RoomEvent
@@ -254,7 +255,8 @@ class GameSocket:
             except WebSocketDisconnect:  # gone while we answered: the end, not a failure
                 raise
             except Exception as exc:  # refusals, a busy database, a bug: an error frame
-                await self.conn.error(error_of(exc, f"the socket of room {self.room_id}"))
+                await self.conn.error(counted_error(self.ws.app.state, exc,
+                                                    f"the socket of room {self.room_id}"))
 
 
 async def client_messages(ws: WebSocket, conn: Connection, settings: Settings,

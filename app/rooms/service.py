@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from anyio import to_thread
 from sqlalchemy.engine import Engine
@@ -28,6 +29,9 @@ from app.rooms.bots import Bots
 from app.rooms.events import GameMoved, Hub
 from app.rooms.store import GameStore, StaleTable
 from app.rooms.table import Table, Tables
+
+if TYPE_CHECKING:
+    from app.observe import Metrics
 
 #: The largest move (as compact JSON) the service accepts: a move is stored for ever in the
 #: move log and replayed, so a client must not be able to park megabytes in it.
@@ -67,8 +71,10 @@ class RoomService:
     """Plays, stores and publishes the moves of running games; answers what callers see."""
 
     def __init__(self, engine: Engine, hub: Hub, *, bot_delay: float = 0.6,
-                 games_cached: int = 2000, writer: MoveWriter | None = None) -> None:
+                 games_cached: int = 2000, writer: MoveWriter | None = None,
+                 metrics: Metrics | None = None) -> None:
         self.hub = hub
+        self.metrics = metrics  # counts committed moves and their life (app.observe)
         self.tables = Tables(games_cached)
         self.store = GameStore(engine, writer or move_writer(engine))
         self.bots = Bots(self, bot_delay)
@@ -115,6 +121,7 @@ class RoomService:
 
     async def _play(self, room_id: int, player_id: int | None, move: Any,
                     expected_version: int | None, bot_seat: int | None) -> int:
+        called = time.perf_counter()
         table = await self.table(room_id)
         move = check_move_shape(move, table.game.moves)
         async with self.tables.lock(room_id):
@@ -134,8 +141,11 @@ class RoomService:
                 self.tables.forget(room_id)
                 raise ApiError(409, "another move was saved first; reload the game",
                                version=table.version) from None
+            committed = time.perf_counter()
             table.advance(seat, after, events, result is not None)
             version = table.version
+        if self.metrics is not None:
+            self.metrics.move_played(table.game.id, committed - called)
         await self.hub.publish(GameMoved(room_id, version))
         self.bots.schedule(room_id)
         return version

@@ -25,13 +25,14 @@ from markupsafe import escape
 from starlette.datastructures import FormData
 
 from app.assets import SWAGGER
-from app.errors import ApiError, error_of
+from app.errors import ApiError
 from app.games.registry import GAMES, UnknownGame, get_game
 from app.guard import is_loopback, own_origin, rate_limited
 from app.identity import create_player, optional_player, set_cookie
 from app.lobby.api import join_with_code
 from app.lobby.service import Lobby
 from app.models import Player
+from app.observe import counted_error
 from app.rooms.service import RoomService
 from app.web.render import (
     PLATFORM_REGIONS,
@@ -215,7 +216,8 @@ async def _lobby_form(request: Request, room_id: int, command: LobbyCommand) -> 
     try:
         room = await command(_lobby(request), player, await request.form())
     except Exception as exc:
-        return _back(page, error_of(exc, f"a lobby form of room {room_id}").detail)
+        return _back(page, counted_error(request.app.state, exc,
+                                         f"a lobby form of room {room_id}").detail)
     return _back("/" if room.get("status") == "closed" else page)
 
 
@@ -303,5 +305,6 @@ async def act(request: Request, room_id: int) -> Response:
     except (ValueError, RecursionError):  # not JSON, or nested past json's limit
         return _flash("That click did not make a move: choose a card first.")
     except Exception as exc:
-        return _flash(error_of(exc, f"a click in room {room_id}").detail)
+        return _flash(counted_error(request.app.state, exc,
+                                    f"a click in room {room_id}").detail)
     return HTMLResponse("")

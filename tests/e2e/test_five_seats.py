@@ -45,10 +45,13 @@ def test_five_players_fit_the_lobby_and_the_table(sealed_server: str, browser) -
     page.click("text=Create the table")
     page.wait_for_selector(".seats-lobby")
     room = int(page.url.rstrip("/").rsplit("/", 1)[-1])
+    code = page.input_value("#invite-link").rsplit("/r/", 1)[1]  # the table is private
     for name in ("Bo", "Cai", "Dee"):
         token = api.post("/api/players", json={"name": name}).json()["token"]
         api.cookies.clear()  # the next player is another script: no shared cookie jar
-        api.post(f"/api/rooms/{room}/join", headers={"Authorization": f"Bearer {token}"})
+        joined = api.post(f"/api/rooms/{room}/join", json={"code": code},
+                          headers={"Authorization": f"Bearer {token}"})
+        assert joined.status_code == 200, joined.text
     page.select_option("#level-4", "random")
     page.click("button[aria-label='Add a bot on seat 5']")
     page.wait_for_selector(".seat-4 .tag")
