@@ -78,9 +78,9 @@ async def identify(ws: WebSocket) -> Player | None:
     return player
 
 
-async def _room_json(ws: WebSocket, room_id: int) -> dict[str, Any]:
+async def _room_json(ws: WebSocket, room_id: int, viewer: int | None) -> dict[str, Any]:
     lobby: Lobby = ws.app.state.lobby
-    return await lobby.get_room(room_id)
+    return await lobby.get_room(room_id, viewer)
 
 
 class Connection:
@@ -175,7 +175,7 @@ class GameSocket:
             table = await self.rooms.table(self.room_id)
         except ApiError:  # not started: the lobby is all there is to see
             try:
-                room = await _room_json(self.ws, self.room_id)
+                room = await _room_json(self.ws, self.room_id, self.player_id)
             except ApiError as exc:
                 # The room was closed (its last player left): say so and close, as for an
                 # unknown room.
@@ -332,7 +332,7 @@ async def game_socket(ws: WebSocket) -> None:
     try:
         rooms: RoomService = ws.app.state.rooms
         if rooms.cached(room_id) is None:  # a game in memory: its room exists
-            await _room_json(ws, room_id)  # 404 for an unknown room
+            await _room_json(ws, room_id, None)  # 404 for an unknown room
     except ApiError as exc:
         gate.release(ticket)
         await Connection(ws).refuse(exc)

@@ -17,7 +17,7 @@ from typing import Annotated, Any
 from urllib.parse import quote, unquote
 
 from anyio import to_thread
-from fastapi import APIRouter, Depends, Form, Request
+from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from jinja2 import Environment
 from jinja2_fragments import render_block
@@ -27,7 +27,7 @@ from starlette.datastructures import FormData
 from app.assets import SWAGGER
 from app.errors import ApiError
 from app.games.registry import GAMES, UnknownGame, get_game
-from app.guard import is_loopback, own_origin, rate_limited
+from app.guard import RateKind, RateLimits, is_loopback, own_origin
 from app.identity import create_player, optional_player, set_cookie
 from app.lobby.api import join_with_code
 from app.lobby.service import Lobby
@@ -94,10 +94,24 @@ async def home(request: Request) -> HTMLResponse:
     return _page(request, "home.html", player=player, rooms=rooms, games=games)
 
 
-@router.post("/name", dependencies=[Depends(rate_limited("signups", "new players"))])
+def _rate_refusal(request: Request, kind: RateKind, what: str) -> str | None:
+    """The page's words when the address is over its ``kind`` limit (a form answers with its
+    page and a message, never a JSON 429)."""
+    limits: RateLimits = request.app.state.limits
+    try:
+        limits.hit(kind, request.scope, what)
+    except ApiError as exc:
+        return exc.detail
+    return None
+
+
+@router.post("/name")
 async def choose_name(request: Request, name: Annotated[str, Form()] = "",
                       next: Annotated[str, Form()] = "/") -> Response:
     target = next if next.startswith("/") and not next.startswith("//") else "/"
+    refused = _rate_refusal(request, "signups", "new players")
+    if refused:
+        return _back(target, refused)
     try:
         _, token = await to_thread.run_sync(create_player, _lobby(request).engine, name)
     except ApiError as exc:
@@ -111,7 +125,7 @@ def _form_lists(form: FormData) -> dict[str, list[str]]:
     return {key: [str(v) for v in form.getlist(key)] for key in form}
 
 
-@router.post("/rooms", dependencies=[Depends(rate_limited("rooms", "new rooms"))])
+@router.post("/rooms")
 async def new_room(request: Request, game: Annotated[str, Form()]) -> Response:
     """The new-table form: each game has its own player count (``players-<game>``) and
     options (``opt-<game>-<name>``); only the chosen game's count and options count. Tables
@@ -119,6 +133,9 @@ async def new_room(request: Request, game: Annotated[str, Form()]) -> Response:
     player = _viewer(request)
     if player is None:
         return _back("/", "choose a name first")
+    refused = _rate_refusal(request, "rooms", "new rooms")
+    if refused:
+        return _back("/", refused)
     try:
         spec = get_game(game)
     except UnknownGame:
@@ -221,9 +238,12 @@ async def _lobby_form(request: Request, room_id: int, command: LobbyCommand) -> 
     return _back("/" if room.get("status") == "closed" else page)
 
 
-@router.post("/rooms/{room_id}/join", dependencies=[Depends(rate_limited("joins", "joins"))])
+@router.post("/rooms/{room_id}/join")
 async def join(request: Request, room_id: int) -> Response:
     async def command(lobby: Lobby, player: Player, form: FormData) -> dict[str, Any]:
+        refused = _rate_refusal(request, "joins", "joins")
+        if refused:
+            raise ApiError(429, refused)
         code = str(form.get("code") or "")[:64] or None
         return await join_with_code(lobby, request, player, room_id, _seat(form), code)
 

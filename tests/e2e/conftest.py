@@ -33,9 +33,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     yield from serve(tmp_path_factory, "app.main:app_factory")
 
 
-def serve(tmp_path_factory: pytest.TempPathFactory, factory: str,
+def serve(tmp_path_factory: pytest.TempPathFactory, factory: str, port: int | None = None,
           **extra_env: str) -> Iterator[str]:
-    port = free_port()
+    """Start ``factory`` under uvicorn on 127.0.0.1 (on ``port``, else a free one) with
+    ``extra_env``; yields its base URL and stops it afterwards."""
+    port = port or free_port()
     db = tmp_path_factory.mktemp("e2e") / "canopy.db"
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{db}", "HTMX_SOURCE": "local",
            "BOT_DELAY": "0.05", **GENEROUS_LIMITS, **extra_env}
