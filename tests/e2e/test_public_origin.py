@@ -13,6 +13,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import free_port, serve
+from tests.e2e.test_arboretum_browser import take_turn_step, version, wait_for_version
 
 pytestmark = pytest.mark.e2e
 
@@ -25,30 +26,6 @@ def origins(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str
     for base in serve(tmp_path_factory, "app.main:app_factory", port=port,
                       PUBLIC_ORIGIN=public):
         yield public, base
-
-
-def version(page: Page) -> int:
-    return int(page.get_attribute(".seatbar", "data-version") or "0")
-
-
-def wait_for_version(page: Page, at_least: int) -> None:
-    page.wait_for_function(
-        "v => +document.querySelector('.seatbar').dataset.version >= v", arg=at_least,
-        timeout=15_000)
-
-
-def take_turn_step(page: Page) -> None:
-    """One step for the active player: draw, plant or discard — as a person clicks it."""
-    step = page.locator(".steps li.now").inner_text()
-    if step.startswith("Draw"):
-        deck = page.locator("button.draw-deck")
-        (deck if deck.count() else page.locator("button.take").first).click()
-    elif step == "Plant":
-        page.locator("#hand .pick").first.click()
-        page.locator("#arboreta button.target").first.click()
-    else:
-        page.locator("#hand .pick").first.click()
-        page.click("text=Discard the chosen card")
 
 
 def name_myself(page: Page, name: str) -> None:
