@@ -215,6 +215,11 @@ class Lobby:
         checked = _options(game_id, options)
         with self.session() as session:
             assert player.id is not None
+            # The write lock first (a no-op UPDATE of the host's row), so that two creations
+            # at once cannot both count the rooms before either adds its own.
+            session.execute(update(Player).where(col(Player.id) == player.id)
+                            .values(name=Player.name)
+                            .execution_options(synchronize_session=False))
             hosted = len(session.exec(select(Room.id).where(Room.host_id == player.id)
                                       .where(Room.status == "lobby")).all())
             if hosted >= self.max_open_rooms:

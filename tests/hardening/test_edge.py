@@ -1022,3 +1022,24 @@ def test_item15_a_loopback_invite_link_warns_and_a_named_host_does_not(tmp_path:
                           headers={**ana.cookie, "Host": "games.example.org"}).text
         assert invite_link(page) == f"http://games.example.org/r/{code}"
         assert "works only on this computer" not in page
+
+
+def test_item7_open_rooms_per_host_hold_under_concurrent_creations(tmp_path: Path) -> None:
+    """Many creations at once by one host: never more than ``max_open_rooms`` wait."""
+    from tests.hardening.support import Client, Server, run_threads
+
+    server = Server(tmp_path / "canopy.db", MAX_OPEN_ROOMS="2", RATE_ROOMS="1000/minute")
+    server.start()
+    try:
+        ana = Client.create(server.base, "Ana")
+        answers: list[int] = []
+
+        def create() -> None:
+            with ana.fresh() as http:
+                answers.append(http.post("/api/rooms", json={"game": "arboretum",
+                                                             "players": 2}).status_code)
+
+        run_threads([create] * 8)
+        assert sorted(answers) == [201, 201] + [409] * 6, answers
+    finally:
+        server.stop()
