@@ -203,12 +203,5 @@ class RoomService:
         return {"version": table.version, "names": table.names,
                 "events": table.log_for(table.seat_of(player_id))}
 
-    async def view_at(self, table: Table, seat: int | None, version: int) -> dict[str, Any]:
-        """The seat's view as it was at an earlier ``version``, replayed from the move log."""
-        if version == table.version:
-            return table.view(seat)
-        state = await to_thread.run_sync(self.store.replay, table, version)
-        return table.game.view(state, seat)
-
     async def close(self) -> None:
         await self.bots.close()

@@ -8,8 +8,8 @@
   per game: the guard against a second writer), the new snapshot only if the stored version is
   still the one read, and the room's status once the game is over — one transaction, written by
   the move writer (group commit, :mod:`app.db`).
-- :meth:`GameStore.replay` rebuilds a state from the seed and the move log: the source of truth,
-  for resyncs to an old version and for the consistency check (snapshot == replay).
+- ``load(room_id, replay=True)`` rebuilds the game from the seed and the whole move log instead:
+  the source of truth, for the consistency check (snapshot == replay) and the benchmark.
 """
 
 from __future__ import annotations
@@ -139,22 +139,9 @@ class GameStore:
         return table
 
     @staticmethod
-    def _moves(session: Session, table: Table, after: int,
-               upto: int | None = None) -> list[MoveRow]:
-        query = (select(MoveRow).where(MoveRow.game_id == table.game_row_id)
-                 .where(col(MoveRow.seq) > after))
-        if upto is not None:
-            query = query.where(col(MoveRow.seq) <= upto)
-        return list(session.exec(query.order_by(col(MoveRow.seq))))
-
-    def replay(self, table: Table, version: int) -> State:
-        """The game's state at ``version``, replayed from the seed and the move log."""
-        with Session(self.engine) as session:
-            moves = self._moves(session, table, after=0, upto=version)
-        state = table.game.setup(table.players, table.options, table.seed)
-        for move in moves:
-            state = table.game.apply(state, move.seat, move.move)
-        return state
+    def _moves(session: Session, table: Table, after: int) -> list[MoveRow]:
+        return list(session.exec(select(MoveRow).where(MoveRow.game_id == table.game_row_id)
+                                 .where(col(MoveRow.seq) > after).order_by(col(MoveRow.seq))))
 
     def rooms_with_bots(self) -> list[int]:
         """The running rooms that seat a bot (to set them moving after a restart)."""

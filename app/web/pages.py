@@ -241,9 +241,8 @@ async def _lobby_form(request: Request, room_id: int, command: LobbyCommand) -> 
 @router.post("/rooms/{room_id}/join")
 async def join(request: Request, room_id: int) -> Response:
     async def command(lobby: Lobby, player: Player, form: FormData) -> dict[str, Any]:
-        refused = _rate_refusal(request, "joins", "joins")
-        if refused:
-            raise ApiError(429, refused)
+        limits: RateLimits = request.app.state.limits
+        limits.hit("joins", request.scope, "joins")  # refused: the page shows why
         code = str(form.get("code") or "")[:64] or None
         return await join_with_code(lobby, request, player, room_id, _seat(form), code)
 
@@ -262,7 +261,8 @@ async def add_bot(request: Request, room_id: int) -> Response:
         player, room_id, _seat(form), str(form.get("level") or "") or None))
 
 
-def _seat_or_none(form: FormData) -> int:
+def _named_seat(form: FormData) -> int:
+    """The seat a form must name (-1, no seat at all, when it names none)."""
     seat = _seat(form)
     return seat if seat is not None else -1
 
@@ -270,13 +270,13 @@ def _seat_or_none(form: FormData) -> int:
 @router.post("/rooms/{room_id}/unbot")
 async def remove_bot(request: Request, room_id: int) -> Response:
     return await _lobby_form(request, room_id, lambda lobby, player, form: lobby.remove_bot(
-        player, room_id, _seat_or_none(form)))
+        player, room_id, _named_seat(form)))
 
 
 @router.post("/rooms/{room_id}/unseat")
 async def remove_player(request: Request, room_id: int) -> Response:
     return await _lobby_form(request, room_id, lambda lobby, player, form: lobby.remove_player(
-        player, room_id, _seat_or_none(form)))
+        player, room_id, _named_seat(form)))
 
 
 @router.post("/rooms/{room_id}/options")

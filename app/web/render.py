@@ -19,7 +19,7 @@ from markupsafe import Markup
 
 from app.assets import HTMX_CDN, HTMX_LOCAL
 from app.config import Settings
-from app.games.base import MAX_SEATS, GameSpec, Region
+from app.games.base import GameSpec, Region
 from app.games.registry import GAMES
 from app.rooms.table import Table
 
@@ -29,10 +29,6 @@ APP_DIR = Path(__file__).resolve().parent.parent
 PLATFORM_REGIONS = (Region("seats", "seats"), Region("log", "log"))
 PLATFORM_TEMPLATE = "table_regions.html"
 
-#: A second cue beside each seat's colour (colour-blind players, print): a letter per seat.
-SEAT_LETTERS = "ABCDE"
-
-
 def make_environment(settings: Settings) -> Environment:
     loader = ChoiceLoader([
         FileSystemLoader(APP_DIR / "templates"),
@@ -41,8 +37,6 @@ def make_environment(settings: Settings) -> Environment:
     env = Environment(loader=loader, autoescape=select_autoescape(["html"]),
                       trim_blocks=True, lstrip_blocks=True)
     env.globals["htmx"] = HTMX_LOCAL if settings.htmx_source == "local" else HTMX_CDN
-    env.globals["seat_letters"] = SEAT_LETTERS
-    env.globals["max_seats"] = MAX_SEATS
     env.filters["tojson_attr"] = lambda value: json.dumps(value, separators=(",", ":"))
     env.globals["move_json"] = lambda value: Markup.escape(
         json.dumps(value, separators=(",", ":")))
