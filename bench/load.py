@@ -35,6 +35,7 @@ import argparse
 import asyncio
 import contextlib
 import gc
+import http.cookiejar as http_cookiejar
 import json
 import os
 import random
@@ -357,7 +358,6 @@ class Room:
                 response = await http.post("/api/players", json={"name": f"s{self.slot}p{i}"})
                 response.raise_for_status()
                 self.tokens.append(response.json()["token"])
-                http.cookies.clear()
         auth = [{"Authorization": f"Bearer {token}"} for token in self.tokens]
         response = await http.post("/api/rooms", json={"game": "arboretum", "players": PLAYERS},
                                    headers=auth[0])
@@ -572,6 +572,9 @@ async def run(opts: Options) -> dict[str, Any]:
         limits = httpx.Limits(max_connections=64, max_keepalive_connections=64)
         async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{opts.port}", timeout=30,
                                      limits=limits) as http:
+            # Every player identifies with its bearer token; a shared cookie jar would send
+            # one player's cookie with the next sign-up (refused: it is no site page).
+            http.cookies.jar.set_policy(http_cookiejar.DefaultCookiePolicy(allowed_domains=[]))
             try:
                 return await measure(opts, server, http)
             finally:
