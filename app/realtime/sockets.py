@@ -18,11 +18,11 @@ import json
 import logging
 import marshal
 import time
-from collections.abc import AsyncIterator
 from typing import Any
 
 from anyio import to_thread
 from fastapi import WebSocket, WebSocketDisconnect
+from starlette.types import Message
 from starlette.websockets import WebSocketState
 
 from app import speedups
@@ -246,49 +246,46 @@ class GameSocket:
             raise ApiError(422, f"unknown message type {kind!r}: send move, resync or ping")
 
     async def read(self) -> None:
-        """Handle the client's messages until it goes; refusals are error frames."""
-        async for raw in client_messages(self.ws, self.conn, self.settings, errors=True):
+        """Handle the client's messages until it goes; refusals are error frames (a message
+        over the size limit also closes the socket, 1009)."""
+        ws, conn, limit = self.ws, self.conn, RateLimit(self.settings.ws_rate)
+        while True:
+            received = await ws.receive()
+            if received["type"] == "websocket.disconnect":
+                return
+            refusal = frame_refusal(received, self.settings, limit)
+            if refusal is not None:
+                await conn.error(refusal)
+                if refusal.status == 413:
+                    await ws.close(code=1009, reason="message too large")
+                    return
+                continue
             try:
+                raw: str | None = received.get("text")
                 if raw is None:
                     raise ApiError(422, "binary frames are not understood: send JSON as text")
                 await self.handle(raw)
             except WebSocketDisconnect:  # gone while we answered: the end, not a failure
                 raise
             except Exception as exc:  # refusals, a busy database, a bug: an error frame
-                await self.conn.error(counted_error(self.ws.app.state, exc,
-                                                    f"the socket of room {self.room_id}"))
+                await conn.error(counted_error(self.ws.app.state, exc,
+                                               f"the socket of room {self.room_id}"))
 
 
-async def client_messages(ws: WebSocket, conn: Connection, settings: Settings,
-                          errors: bool) -> AsyncIterator[str | None]:
-    """A socket's incoming messages (text, or ``None`` for a binary frame) until it closes,
-    within ``WS_MAX_MESSAGE`` bytes (beyond: the socket closes, 1009) and ``WS_RATE`` per
-    second (beyond: dropped with a 429 error frame, or — ``errors=False``, for htmx, which
-    would take a frame for HTML — the socket closes, 1008)."""
-    limit = RateLimit(settings.ws_rate)
-    while True:
-        # receive(), not receive_text(): a binary frame made receive_text() raise a KeyError
-        # that ended the connection without a word.
-        received = await ws.receive()
-        if received["type"] == "websocket.disconnect":
-            return
-        raw: str | None = received.get("text")
-        # The limit is in bytes (UTF-8), not characters.
-        size = (len(raw) if raw.isascii() else len(raw.encode())) if raw is not None \
-            else len(received.get("bytes") or b"")
-        if size > settings.ws_max_message:
-            if errors:
-                await conn.error(ApiError(413, f"message too large: at most "
-                                               f"{settings.ws_max_message} bytes"))
-            await ws.close(code=1009, reason="message too large")
-            return
-        if not limit.allow():
-            if not errors:
-                await ws.close(code=1008, reason="too many messages")
-                return
-            await conn.error(ApiError(429, "too many messages: slow down"))
-            continue
-        yield raw
+def frame_refusal(received: Message, settings: Settings, limit: RateLimit) -> ApiError | None:
+    """Why a client's frame is refused (``None``: it is within the limits): 413 over
+    ``WS_MAX_MESSAGE`` bytes (the socket then closes), 429 over ``WS_RATE`` a second. Each
+    socket reads in its own loop and decides what a refusal does to it: the JSON socket
+    answers an error frame, the htmx socket closes."""
+    raw: str | None = received.get("text")
+    # The limit is in bytes (UTF-8), not characters.
+    size = (len(raw) if raw.isascii() else len(raw.encode())) if raw is not None \
+        else len(received.get("bytes") or b"")
+    if size > settings.ws_max_message:
+        return ApiError(413, f"message too large: at most {settings.ws_max_message} bytes")
+    if not limit.allow():
+        return ApiError(429, "too many messages: slow down")
+    return None
 
 
 def room_id_of(ws: WebSocket) -> int:

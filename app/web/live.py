@@ -16,7 +16,7 @@ from app.games.registry import get_game
 from app.guard import SocketGate
 from app.lobby.service import Lobby
 from app.realtime.feed import Feeds, RoomFeed
-from app.realtime.sockets import Connection, admitted, client_messages
+from app.realtime.sockets import Connection, RateLimit, admitted, frame_refusal
 from app.rooms.events import GameMoved, RoomEvent
 from app.rooms.service import RoomService
 from app.rooms.table import Table
@@ -80,10 +80,18 @@ class HtmlSocket:
 
     async def read(self) -> None:
         """The page sends nothing we act on; reading notices the close, and the socket obeys
-        the same size and rate limits as the JSON one."""
-        settings = self.ws.app.state.settings
-        async for _ in client_messages(self.ws, self.conn, settings, errors=False):
-            pass
+        the same size and rate limits as the JSON one (a refusal closes it: htmx would take an
+        error frame for HTML)."""
+        settings, limit = self.ws.app.state.settings, RateLimit(self.ws.app.state.settings.ws_rate)
+        while True:
+            received = await self.ws.receive()
+            if received["type"] == "websocket.disconnect":
+                return
+            refusal = frame_refusal(received, settings, limit)
+            if refusal is not None:
+                await self.ws.close(code=1009 if refusal.status == 413 else 1008,
+                                    reason=refusal.detail[:120])
+                return
 
 
 async def html_socket(ws: WebSocket) -> None:
