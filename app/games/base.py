@@ -45,8 +45,9 @@ class IllegalMove(Exception):
     """A move that the rules refuse in the current state.
 
     ``rule`` names the rule it breaks (a rulebook section or a spec clause id), so that the
-    player learns *why*; ``reason`` is the sentence shown to them. The reason must only mention
-    what the moving seat may see.
+    player learns *why*; ``reason`` is the sentence shown to them, in plain words
+    (app/web/words.py) and the game's vocabulary, naming players as ``{p0}`` … like a log line
+    (:class:`Event`). The reason must only mention what the moving seat may see.
     """
 
     def __init__(self, reason: str, rule: str) -> None:
@@ -69,17 +70,27 @@ class Event:
     """One line of the game log.
 
     ``key`` and ``params`` let a client localize the line; ``text`` is the English sentence,
-    where ``{p0}``, ``{p1}`` … stand for the players' names. ``seats`` is ``None`` for a public
-    line, otherwise the only seats that may read it (the card a player drew from the deck).
+    where ``{p0}``, ``{p1}`` … stand for the players' names and ``{p0's}`` … for their
+    possessives. The reader's own seat reads "you" / "your" (capitalised at the start of a
+    sentence), so a text must read right in both persons: write actions in the past tense
+    ("{p0} drew from the deck", "{p1} took Oak 7 from {p0's} discard pile").
+
+    ``seats`` is ``None`` for a public line, otherwise the only seats that may read it (the
+    card a player drew from the deck). ``not_for`` lists seats that do not read a public line
+    because a private line of the same move tells them more ("You drew Oak 7 from the deck"
+    instead of "You drew from the deck"): one line per happening for every reader.
     """
 
     key: str
     text: str
     params: JSON = field(default_factory=dict)
     seats: frozenset[int] | None = None
+    not_for: frozenset[int] = frozenset()
 
     def visible_to(self, seat: int | None) -> bool:
-        return self.seats is None or (seat is not None and seat in self.seats)
+        if self.seats is None:
+            return seat not in self.not_for
+        return seat is not None and seat in self.seats
 
     def to_json(self) -> JSON:
         return {"key": self.key, "text": self.text, "params": self.params}
@@ -193,6 +204,10 @@ class GameSpec:
     conceal: Callable[[State, int | None, random.Random], State]
     #: Anything else the game's own templates use (colours, names of pieces).
     extras: JSON = field(default_factory=dict)
+    #: What the table asks a player for when a click lacks a move field, in the game's words
+    #: (``{"card": "Choose a card from your hand first"}``): the pages show it instead of the
+    #: precise refusal an API client gets for a move without that field.
+    asks: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not 1 <= self.min_players <= self.max_players <= MAX_SEATS:

@@ -28,7 +28,7 @@ from app.games.base import IllegalMove, Move
 from app.rooms.bots import Bots
 from app.rooms.events import GameMoved, Hub
 from app.rooms.store import GameStore, StaleTable
-from app.rooms.table import Table, Tables
+from app.rooms.table import Table, Tables, fill_names
 
 if TYPE_CHECKING:
     from app.observe import Metrics
@@ -132,7 +132,8 @@ class RoomService:
             try:
                 after = table.game.apply(table.state, seat, move)
             except IllegalMove as exc:
-                raise ApiError(422, exc.reason, rule=exc.rule, version=table.version) from None
+                raise ApiError(422, fill_names(exc.reason, table.names, seat), rule=exc.rule,
+                               version=table.version) from None
             events = table.game.events(table.state, seat, move, after)
             result = table.game.result(after)
             try:

@@ -53,13 +53,15 @@ class StaleTable(Exception):
 
 def event_json(event: Event) -> dict[str, Any]:
     return {"key": event.key, "text": event.text, "params": event.params,
-            "seats": sorted(event.seats) if event.seats is not None else None}
+            "seats": sorted(event.seats) if event.seats is not None else None,
+            "not_for": sorted(event.not_for)}
 
 
 def event_from(data: dict[str, Any]) -> Event:
     seats = data.get("seats")
     return Event(data["key"], data["text"], data.get("params") or {},
-                 frozenset(seats) if seats is not None else None)
+                 frozenset(seats) if seats is not None else None,
+                 frozenset(data.get("not_for") or ()))
 
 
 def told_apart(names: list[str]) -> list[str]:

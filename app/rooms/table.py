@@ -26,15 +26,26 @@ LOG_KEPT = 200
 #: A log line: the version the move made, the seat that moved, the event.
 LogLine = tuple[int, int, Event]
 
-_PLACEHOLDER = re.compile(r"\{p(\d)\}")
+_PLACEHOLDER = re.compile(r"\{p(\d)('s)?\}")
+#: Where a sentence starts: the text's start, or after a full stop, colon or semicolon.
+_SENTENCE_START = re.compile(r"(?:^|[.!?]\s+)$")
 
 
-def fill_names(text: str, names: list[str]) -> str:
-    """Replace the ``{p0}``, ``{p1}`` … placeholders of an event text by the players' names,
-    in one pass: a player named ``{p1}`` is shown as typed, never as the other player."""
+def fill_names(text: str, names: list[str], reader: int | None = None) -> str:
+    """Replace the ``{p0}`` … and ``{p0's}`` … placeholders of an event text by the players'
+    names and possessives — "you" and "your" for the ``reader``'s own seat, capitalised where
+    a sentence starts — in one pass: a player named ``{p1}`` is shown as typed, never as the
+    other player."""
     def name(match: re.Match[str]) -> str:
         index = int(match.group(1))
-        return names[index] if index < len(names) else match.group(0)
+        possessive = match.group(2) is not None
+        if index >= len(names):
+            return match.group(0)
+        if index != reader:
+            return names[index] + ("'s" if possessive else "")
+        word = "your" if possessive else "you"
+        starts = _SENTENCE_START.search(text, 0, match.start()) is not None
+        return word.capitalize() if starts else word
 
     return _PLACEHOLDER.sub(name, text)
 
@@ -126,7 +137,7 @@ class Table:
         """The log lines that seat may read, oldest first, names filled in."""
         return [
             {"version": version, "seat": actor, **event.to_json(),
-             "text": fill_names(event.text, self.names)}
+             "text": fill_names(event.text, self.names, seat)}
             for version, actor, event in self.log
             if event.visible_to(seat)
         ]

@@ -7,6 +7,9 @@ gets all of these by being added to the registry (app/games/registry.py):
 - no seat learns hidden information (tests/leakcheck.py, over views, patches, statuses, legal
   moves, log lines and refusals);
 - every refusal names a rule;
+- every status, log line (as each seat and a spectator reads it), refusal of a well-formed move
+  and text of the table is plain words (app/web/words.py): no identifier, Python value or
+  literal reaches a person;
 - every region of the table renders for each seat and a spectator, alone and in the page.
 
 Per-game test files keep only what is specific to their game.
@@ -26,8 +29,9 @@ from jinja2_fragments import render_block
 from app.config import Settings
 from app.games.base import GameSpec, IllegalMove, Move, seeded_rng
 from app.games.registry import GAMES
-from app.rooms.table import Table
+from app.rooms.table import Table, fill_names
 from app.web.render import make_environment, render_region, render_regions, table_context
+from app.web.words import raw_fragment
 from tests.leakcheck import check_playout
 
 CASES = [pytest.param(g, n, id=f"{gid}-{n}") for gid, g in sorted(GAMES.items())
@@ -120,6 +124,53 @@ def test_every_refusal_names_a_rule(game, players):
 
 
 ENV = make_environment(Settings(htmx_source="local"))
+NAMES = ["Ana", "Bo", "Cy", "Di", "Ed"]
+
+
+def assert_plain(text: str, where: str) -> None:
+    raw = raw_fragment(text)
+    assert raw is None, f"{where} shows {raw}: {text!r}"
+
+
+def visible_text(html: str) -> str:
+    """What a page shows of some HTML: no tags, styles or scripts (attributes are not shown)."""
+    html = re.sub(r"<(style|script)\b.*?</\1>", " ", html, flags=re.S)
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]*>", " ", html))
+
+
+@pytest.mark.parametrize(("game", "players"), CASES)
+@pytest.mark.parametrize("bots", [False, True], ids=["random", "bots"])
+def test_every_string_a_person_reads_is_plain_words(game, players, bots):
+    """Whole games: each seat's status, each log line as every seat and a spectator reads
+    it, the refusals of well-formed moves (another seat's legal move, a move legal one step
+    earlier) and the visible text of every region on a sample of versions."""
+    rng = random.Random(players)
+    moves, states = playout(game, players, seed=players * 3 + bots, bots=bots)
+    names = NAMES[:players]
+    for step, (before, (mover, move), after) in enumerate(
+            zip(states, moves, states[1:], strict=False)):
+        for seat in range(players):
+            assert_plain(game.seat_status(after, seat).doing, f"the status of seat {seat}")
+        for event in game.events(before, mover, move, after):
+            for reader in (*range(players), None):
+                if event.visible_to(reader):
+                    assert_plain(fill_names(event.text, names, reader), f"log line {event.key}")
+        probes = [m for other in game.active_seats(after) if other != mover
+                  for m in game.legal_moves(after, other)[:2]] + [move]
+        for probe in probes:
+            for seat in sorted(game.active_seats(after)) or [mover]:
+                try:
+                    game.apply(after, seat, probe)
+                except IllegalMove as exc:
+                    assert_plain(fill_names(exc.reason, names, seat), f"a refusal ({exc.rule})")
+        if step % 23 == 0 or step == len(moves) - 1:
+            table = table_of(game, players, after)
+            table.names = names
+            for seat in (rng.randrange(players), None):
+                for region, html in render_regions(ENV, table, seat).items():
+                    assert_plain(visible_text(html), f"region {region}")
+    for field, ask in game.asks.items():
+        assert_plain(ask, f"the ask for {field}")
 
 
 def table_of(game: GameSpec, players: int, state) -> Table:
