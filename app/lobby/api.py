@@ -38,6 +38,9 @@ class NewRoom(BaseModel):
                                           "JSON schema); unknown or out-of-range ones: 422")
     private: bool = Field(default=False, description="never listed; joined only with the "
                                                      "invite code")
+    seated: bool = Field(default=True, description="the creator takes seat 0; false: the "
+                                                   "creator hosts and watches (a table of "
+                                                   "bots, or friends who join)")
 
 
 class SeatChoice(BaseModel):
@@ -79,7 +82,7 @@ async def list_games() -> list[dict[str, Any]]:
 async def create_room(body: NewRoom, player: Caller, lobby: LobbyDep) -> dict[str, Any]:
     """Create a room; the creator takes seat 0 and hosts it."""
     return await lobby.create_room(player, body.game, body.players, body.options,
-                                   body.private)
+                                   body.private, body.seated)
 
 
 @router.get("/rooms")

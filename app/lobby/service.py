@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 
 from anyio import to_thread
 from pydantic import ValidationError
-from sqlalchemy import update
+from sqlalchemy import or_, update
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
@@ -92,13 +92,13 @@ def _names(session: Session, ids: list[int]) -> dict[int, str]:
 
 def room_json(session: Session, room: Room, viewer: int | None = None) -> dict[str, Any]:
     """A room as ``viewer`` (a player id) may see it: game, seats with their occupants, host,
-    status; its invite code only for the people seated in it."""
+    status; its invite code only for its host and the people seated in it."""
     assert room.id is not None
     seats = {seat.index: seat for seat in _seats(session, room.id)}
     people = [s.player_id for s in seats.values() if s.player_id is not None]
     names = _names(session, [*people, *([room.host_id] if room.host_id else [])])
     game_row = session.exec(select(Game).where(Game.room_id == room.id)).first()
-    invited = viewer is not None and viewer in people
+    invited = viewer is not None and (viewer in people or viewer == room.host_id)
     return {
         "id": room.id,
         "code": room.code if invited else None,
@@ -194,17 +194,32 @@ class Lobby:
                                  .order_by(col(Room.id).desc()).limit(200))
             return [room_json(session, room) for room in rooms]
 
+    async def rooms_of(self, player_id: int) -> list[dict[str, Any]]:
+        """The rooms, private ones too, that the player sits in or hosts and that wait or
+        play, newest first."""
+        return await self._run(self._rooms_of, player_id)
+
+    def _rooms_of(self, player_id: int) -> list[dict[str, Any]]:
+        with self.session() as session:
+            seated = select(Seat.room_id).where(Seat.player_id == player_id)
+            theirs = or_(col(Room.id).in_(seated), col(Room.host_id) == player_id)
+            rooms = session.exec(select(Room).where(col(Room.status).in_(("lobby", "playing")))
+                                 .where(theirs).order_by(col(Room.id).desc()).limit(50))
+            return [room_json(session, room, player_id) for room in rooms]
+
     # -- commands --------------------------------------------------------------------------
 
     async def create_room(self, player: Player, game_id: str, players: int,
-                          options: dict[str, Any] | None, private: bool = False
-                          ) -> dict[str, Any]:
-        """A new room of ``game_id`` for ``players`` seats; the creator takes seat 0 and
-        hosts it."""
-        return await self._run(self._create_room, player, game_id, players, options, private)
+                          options: dict[str, Any] | None, private: bool = False,
+                          seated: bool = True) -> dict[str, Any]:
+        """A new room of ``game_id`` for ``players`` seats, hosted by its creator, who takes
+        seat 0 unless they only watch (``seated=False``)."""
+        return await self._run(self._create_room, player, game_id, players, options, private,
+                               seated)
 
     def _create_room(self, player: Player, game_id: str, players: int,
-                     options: dict[str, Any] | None, private: bool) -> dict[str, Any]:
+                     options: dict[str, Any] | None, private: bool,
+                     seated: bool) -> dict[str, Any]:
         try:
             game = get_game(game_id)
         except UnknownGame:
@@ -231,7 +246,8 @@ class Lobby:
             session.add(room)
             session.flush()
             assert room.id is not None
-            session.add(Seat(room_id=room.id, index=0, player_id=player.id))
+            if seated:
+                session.add(Seat(room_id=room.id, index=0, player_id=player.id))
             session.commit()
             return room_json(session, room, player.id)
 

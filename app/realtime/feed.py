@@ -5,6 +5,10 @@ and task that hands every event to each of the room's sockets in turn. (A task a
 per socket, each re-armed on every move, cost three more task switches per move and a dozen
 objects per socket and move — enough to keep CPython's cycle collector busy at 500 rooms.)
 
+A feed knows who is connected: the player behind each socket (``None`` for someone who
+has not chosen a name). :meth:`Feeds.presence` reads it for the seat bar, and a socket that
+comes or goes announces :class:`PresenceChanged` to the room.
+
 A feed also keeps what its sockets compute once per game version and share — patch messages
 per seat, rendered regions per seat — in :meth:`RoomFeed.shared`, dropped at the next version
 and with the feed when the room's last socket goes.
@@ -16,11 +20,12 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from app.rooms.events import Hub, RoomEvent
+from app.rooms.events import Hub, PresenceChanged, RoomEvent
 
 log = logging.getLogger("canopy.realtime")
 
@@ -28,10 +33,21 @@ log = logging.getLogger("canopy.realtime")
 OnEvent = Callable[[RoomEvent], Awaitable[None]]
 
 
+@dataclass(frozen=True)
+class Presence:
+    """Who has a page of a room open in this process: the players' ids, and how many pages
+    belong to nobody named yet."""
+
+    players: frozenset[int] = frozenset()
+    anonymous: int = 0
+
+
 class RoomFeed:
     def __init__(self, room_id: int) -> None:
         self.room_id = room_id
         self.members: dict[WebSocket, OnEvent] = {}
+        #: The player behind each socket (None: nobody named).
+        self.people: dict[WebSocket, int | None] = {}
         self.ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self.task: asyncio.Task[None] | None = None
         self._shared: dict[Any, Any] = {}
@@ -76,23 +92,42 @@ class Feeds:
         self.hub = hub
         self._feeds: dict[int, RoomFeed] = {}
 
-    def join(self, room_id: int, ws: WebSocket, on_event: OnEvent) -> RoomFeed:
-        """Add a socket to its room's feed, started if needed (the socket is closed if its
-        handler fails). Await ``feed.ready`` before the first catch-up (no event is missed
-        after it), and call :meth:`leave` in any case."""
+    def join(self, room_id: int, ws: WebSocket, on_event: OnEvent,
+             player_id: int | None = None) -> RoomFeed:
+        """Add a socket (of ``player_id``) to its room's feed, started if needed (the socket
+        is closed if its handler fails). Await ``feed.ready`` before the first catch-up (no
+        event is missed after it), then :meth:`announce`; call :meth:`leave` in any case."""
         feed = self._feeds.get(room_id)
         if feed is None:
             feed = self._feeds[room_id] = RoomFeed(room_id)
             feed.task = asyncio.create_task(feed._run(self.hub, self))
         feed.members[ws] = on_event
+        feed.people[ws] = player_id
         return feed
 
-    def leave(self, feed: RoomFeed, ws: WebSocket) -> None:
+    async def leave(self, feed: RoomFeed, ws: WebSocket) -> None:
+        """Take the socket out of its feed (the feed stops with its last socket) and tell
+        the room's other pages who is connected now."""
         feed.members.pop(ws, None)
+        feed.people.pop(ws, None)
         if not feed.members:
             self.drop(feed)
             if feed.task is not None:
                 feed.task.cancel()
+        await self.announce(feed.room_id)
+
+    async def announce(self, room_id: int) -> None:
+        """Tell the room's sockets that who is connected changed."""
+        await self.hub.publish(PresenceChanged(room_id))
+
+    def presence(self, room_id: int) -> Presence:
+        """Who has a page of the room open in this process now."""
+        feed = self._feeds.get(room_id)
+        if feed is None:
+            return Presence()
+        people = list(feed.people.values())
+        return Presence(frozenset(p for p in people if p is not None),
+                        sum(p is None for p in people))
 
     def drop(self, feed: RoomFeed) -> None:
         if self._feeds.get(feed.room_id) is feed:

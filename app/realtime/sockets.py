@@ -36,7 +36,7 @@ from app.models import MAX_ID, Player
 from app.observe import counted_error
 from app.realtime.diff import diff
 from app.realtime.feed import Feeds, RoomFeed
-from app.rooms.events import RoomEvent
+from app.rooms.events import PresenceChanged, RoomEvent
 from app.rooms.service import RoomService
 from app.rooms.table import Table
 
@@ -161,8 +161,9 @@ class GameSocket:
         self.player_id = player_id
         self.feed: RoomFeed | None = None
 
-    async def on_event(self, _: RoomEvent) -> None:
-        await self.catch_up()
+    async def on_event(self, event: RoomEvent) -> None:
+        if not isinstance(event, PresenceChanged):  # the JSON view does not show who is here
+            await self.catch_up()
 
     async def catch_up(self) -> None:
         async with self.conn.catch_up_lock:
@@ -337,9 +338,10 @@ async def game_socket(ws: WebSocket) -> None:
     socket = GameSocket(ws, room_id, player.id if player else None)
     del player  # the row itself is not kept for the socket's hours, only the id
     feeds: Feeds = ws.app.state.feeds
-    socket.feed = feeds.join(room_id, ws, socket.on_event)
+    socket.feed = feeds.join(room_id, ws, socket.on_event, socket.player_id)
     try:
         await asyncio.shield(socket.feed.ready)  # subscribed before the first catch-up
+        await feeds.announce(room_id)
         await socket.catch_up()
         await socket.read()
     except (WebSocketDisconnect, RuntimeError):
@@ -347,5 +349,5 @@ async def game_socket(ws: WebSocket) -> None:
     except Exception:
         log.exception("socket of room %s failed", room_id)
     finally:
-        feeds.leave(socket.feed, ws)
+        await feeds.leave(socket.feed, ws)
         gate.release(ticket)

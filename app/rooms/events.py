@@ -32,7 +32,14 @@ class LobbyChanged:
     room_id: int
 
 
-RoomEvent = GameMoved | LobbyChanged
+@dataclass(frozen=True, slots=True)
+class PresenceChanged:
+    """Someone opened or closed a page of the room (who is connected now changed)."""
+
+    room_id: int
+
+
+RoomEvent = GameMoved | LobbyChanged | PresenceChanged
 
 
 class Hub(Protocol):

@@ -67,6 +67,11 @@ def check_move_shape(move: Any, fields: Mapping[str, frozenset[str]]) -> Move:
     return move
 
 
+class StaleVersion(ApiError):
+    """The mover saw an older version than the game's (409): its move was meant for a table
+    that has moved on."""
+
+
 class RoomService:
     """Plays, stores and publishes the moves of running games; answers what callers see."""
 
@@ -160,8 +165,8 @@ class RoomService:
         if table.finished:
             raise ApiError(409, "the game is over", version=table.version)
         if expected_version is not None and expected_version != table.version:
-            raise ApiError(409, f"stale version {expected_version}: the game is at version "
-                                f"{table.version}", version=table.version)
+            raise StaleVersion(409, f"stale version {expected_version}: the game is at version "
+                                    f"{table.version}", version=table.version)
         if seat in table.game.active_seats(table.state):
             return
         status = table.status(seat)

@@ -1,8 +1,97 @@
-// Canopy's small glue: copy buttons and the flash message's timer.
-// Everything that matters works without it; the rules live on the server.
+// Canopy's small glue for every page and every game's table. The rules live on the server;
+// this only keeps the page honest about what a click can do now:
+// - a click's move carries the version the page shows (a click on a page behind the game is
+//   dropped by the server without a word, so a double click never shows an error);
+// - one move at a time: while a move is in flight the table is busy and clicks wait;
+// - while the live connection is down a banner says so and the table takes no clicks;
+// - a control with data-needs="field" stays disabled until its form has a value for field;
+// - messages overlay the page and clear themselves; Back never shows a stale page.
 (function () {
   "use strict";
+  var FLASH_MS = 8000;
+
+  function table() { return document.querySelector(".table"); }
+
+  // -- the version a click is meant for -------------------------------------------------
+  document.addEventListener("htmx:configRequest", function (e) {
+    if (!/\/act$/.test(e.detail.path)) return;
+    var bar = document.querySelector(".seatbar[data-version]");
+    if (bar && !("expected_version" in e.detail.parameters)) {
+      e.detail.parameters.expected_version = bar.dataset.version;
+    }
+  });
+
+  // -- one move in flight at a time -----------------------------------------------------
+  document.addEventListener("htmx:beforeRequest", function (e) {
+    var t = table();
+    if (!t || !/\/act$/.test(e.detail.requestConfig.path)) return;
+    if (t.getAttribute("aria-busy") === "true" || document.body.classList.contains("offline")) {
+      e.preventDefault();
+      return;
+    }
+    t.setAttribute("aria-busy", "true");
+  });
+  document.addEventListener("htmx:afterRequest", function (e) {
+    var t = table();
+    if (t && /\/act$/.test(e.detail.requestConfig.path)) t.removeAttribute("aria-busy");
+  });
+  document.addEventListener("htmx:sendError", function () {
+    say("The server did not answer: check your connection and try again.");
+  });
+  document.addEventListener("htmx:responseError", function () {
+    say("Something went wrong on the server: try again in a moment.");
+  });
+
+  // -- the live connection --------------------------------------------------------------
+  function connected(up) {
+    var banner = document.getElementById("connection");
+    if (banner) banner.hidden = up;
+    document.body.classList.toggle("offline", !up);
+    var t = table();
+    if (t) t.inert = !up;
+  }
+  document.addEventListener("htmx:wsOpen", function () { connected(true); });
+  document.addEventListener("htmx:wsClose", function () { connected(false); });
+  document.addEventListener("htmx:wsError", function () { connected(false); });
+
+  // -- controls that need a choice first --------------------------------------------------
+  function refreshNeeds() {
+    document.querySelectorAll("[data-needs]").forEach(function (control) {
+      var form = control.form || control.closest("form");
+      var value = form ? new FormData(form).get(control.getAttribute("data-needs")) : null;
+      control.disabled = !value;
+    });
+  }
+  document.addEventListener("change", refreshNeeds);
+  document.addEventListener("htmx:afterSettle", refreshNeeds);
+  document.addEventListener("htmx:oobAfterSwap", refreshNeeds);
+  document.addEventListener("DOMContentLoaded", refreshNeeds);
+
+  // -- messages ---------------------------------------------------------------------------
+  function clearLater() {
+    var flash = document.getElementById("flash");
+    if (!flash || !flash.textContent.trim()) return;
+    clearTimeout(window.__flashTimer);
+    window.__flashTimer = setTimeout(function () { flash.innerHTML = ""; }, FLASH_MS);
+  }
+  function say(text) {
+    var flash = document.getElementById("flash");
+    if (!flash) return;
+    var p = document.createElement("p");
+    p.className = "flash error";
+    p.setAttribute("role", "alert");
+    p.textContent = text;
+    flash.replaceChildren(p);
+    clearLater();
+  }
+  document.addEventListener("htmx:afterSwap", function (e) {
+    if (e.detail.target && e.detail.target.id === "flash") clearLater();
+  });
+  document.addEventListener("DOMContentLoaded", clearLater);
+
   document.addEventListener("click", function (event) {
+    var toast = event.target.closest("#flash .flash");
+    if (toast) toast.remove();
     var copy = event.target.closest("[data-copy]");
     if (copy) {
       var field = document.querySelector(copy.getAttribute("data-copy"));
@@ -24,11 +113,8 @@
     if (document.querySelector("[data-reload]")) location.reload();
   });
 
-  // A move's error message clears itself after a while.
-  document.addEventListener("htmx:afterSwap", function (e) {
-    if (e.detail.target && e.detail.target.id === "flash" && e.detail.target.textContent.trim()) {
-      clearTimeout(window.__flashTimer);
-      window.__flashTimer = setTimeout(function () { e.detail.target.innerHTML = ""; }, 6000);
-    }
+  // Back and Forward show the present, never a page kept from before.
+  window.addEventListener("pageshow", function (e) {
+    if (e.persisted) location.reload();
   });
 })();

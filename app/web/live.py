@@ -17,20 +17,21 @@ from app.guard import SocketGate
 from app.lobby.service import Lobby
 from app.realtime.feed import Feeds, RoomFeed
 from app.realtime.sockets import Connection, RateLimit, admitted, frame_refusal
-from app.rooms.events import GameMoved, RoomEvent
+from app.rooms.events import GameMoved, LobbyChanged, RoomEvent
 from app.rooms.service import RoomService
 from app.rooms.table import Table
-from app.web.render import oob, render_regions
+from app.web.render import oob, render_game_regions, render_seats
 
 
-def lobby_fragment(env: Environment, room: dict[str, Any] | None, player_id: int | None) -> str:
+def lobby_fragment(env: Environment, room: dict[str, Any] | None, player_id: int | None,
+                   online: frozenset[int]) -> str:
     """The lobby panel as an out-of-band fragment; once the game starts, a reload."""
     if room is None:
         return oob({"lobby": "<p>This room was closed.</p>"})
     if room["status"] != "lobby":
         return oob({"lobby": '<p data-reload="now">The game starts…</p>'})
     panel = env.get_template("_lobby_panel.html").render(
-        room=room, spec=get_game(room["game"]), player_id=player_id)
+        room=room, spec=get_game(room["game"]), player_id=player_id, online=online)
     return oob({"lobby": panel})
 
 
@@ -43,40 +44,53 @@ class HtmlSocket:
         self.env: Environment = ws.app.state.env
         self.rooms: RoomService = ws.app.state.rooms
         self.lobby: Lobby = ws.app.state.lobby
+        self.feeds: Feeds = ws.app.state.feeds
         self.feed: RoomFeed | None = None
         #: What this browser shows: region id -> HTML.
         self.sent: dict[str, str] = {}
 
     async def on_event(self, event: RoomEvent) -> None:
-        if not isinstance(event, GameMoved):
-            try:
-                room: dict[str, Any] | None = await self.lobby.get_room(self.room_id,
-                                                                        self.player_id)
-            except ApiError:
-                room = None
-            await self.conn.send(lobby_fragment(self.env, room, self.player_id))
+        if isinstance(event, GameMoved):
+            await self.push_regions()
             return
-        await self.push_regions()
+        if not isinstance(event, LobbyChanged) and await self.push_regions():
+            return  # who is here changed at a running table: its seat bar
+        try:
+            room: dict[str, Any] | None = await self.lobby.get_room(self.room_id,
+                                                                    self.player_id)
+        except ApiError:
+            room = None
+        if room is None or room["status"] == "lobby" or isinstance(event, LobbyChanged):
+            await self.conn.send(lobby_fragment(self.env, room, self.player_id,
+                                                self.feeds.presence(self.room_id).players))
 
-    async def push_regions(self) -> None:
-        """Bring every region this browser shows up to the current version."""
+    async def push_regions(self) -> bool:
+        """Bring every region this browser shows up to the present (False: no game yet)."""
         try:
             table = await self.rooms.table(self.room_id)
         except ApiError:  # not started yet
-            return
+            return False
         regions = self._regions(table, table.seat_of(self.player_id))
         changed = {name: html for name, html in regions.items() if self.sent.get(name) != html}
         if changed:
             self.sent.update(changed)
             await self.conn.send(oob(changed))
+        return True
 
     def _regions(self, table: Table, seat: int | None) -> dict[str, str]:
+        """The regions for ``seat``, each rendered once per version (the seat bar once per
+        version and presence), shared by that seat's browsers."""
         assert self.feed is not None
         shared = self.feed.shared(table.version)
+        presence = self.feeds.presence(self.room_id)
+        seats: str | None = shared.get(("seats", seat, presence))
+        if seats is None:
+            seats = shared[("seats", seat, presence)] = render_seats(self.env, table, seat,
+                                                                     presence)
         regions: dict[str, str] | None = shared.get(("regions", seat))
         if regions is None:
-            regions = shared[("regions", seat)] = render_regions(self.env, table, seat)
-        return regions
+            regions = shared[("regions", seat)] = render_game_regions(self.env, table, seat)
+        return {"seats": seats, **regions}
 
     async def read(self) -> None:
         """The page sends nothing we act on; reading notices the close, and the socket obeys
@@ -101,15 +115,16 @@ async def html_socket(ws: WebSocket) -> None:
     room_id, player, ticket = opened
     socket = HtmlSocket(ws, room_id, player.id if player else None)
     del player
-    feeds: Feeds = ws.app.state.feeds
-    socket.feed = feeds.join(room_id, ws, socket.on_event)
+    feeds = socket.feeds
+    socket.feed = feeds.join(room_id, ws, socket.on_event, socket.player_id)
     try:
         await asyncio.shield(socket.feed.ready)
+        await feeds.announce(room_id)  # this page's own push follows from it
         await socket.push_regions()  # the page may be older than the socket
         await socket.read()
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:
-        feeds.leave(socket.feed, ws)
+        await feeds.leave(socket.feed, ws)
         gate: SocketGate = ws.app.state.sockets
         gate.release(ticket)

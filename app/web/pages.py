@@ -1,5 +1,5 @@
 """The browser pages: home (name, new table, open tables), invite links, the room (lobby or
-table), the game's data page, the lobby's forms and the endpoint that turns a click into a
+table), the lobby's forms and the endpoint that turns a click into a
 move. Routes stay thin: every decision is the lobby's, the room service's or the game's, and
 every form calls the same lobby command as the JSON API.
 
@@ -9,7 +9,6 @@ never in the address: a link cannot make the page show a text the app did not wr
 
 from __future__ import annotations
 
-import inspect
 import json
 import re
 from collections.abc import Awaitable, Callable
@@ -26,6 +25,7 @@ from starlette.datastructures import FormData
 
 from app.assets import SWAGGER
 from app.errors import ApiError
+from app.games.base import GameSpec
 from app.games.registry import GAMES, UnknownGame, get_game
 from app.guard import RateKind, RateLimits, is_loopback, own_origin
 from app.identity import create_player, optional_player, set_cookie
@@ -33,7 +33,8 @@ from app.lobby.api import join_with_code
 from app.lobby.service import Lobby
 from app.models import Player
 from app.observe import counted_error
-from app.rooms.service import RoomService
+from app.realtime.feed import Feeds
+from app.rooms.service import RoomService, StaleVersion
 from app.web.render import (
     PLATFORM_REGIONS,
     PLATFORM_TEMPLATE,
@@ -42,6 +43,7 @@ from app.web.render import (
     options_from_form,
     table_context,
 )
+from app.web.words import raw_fragment
 
 router = APIRouter(include_in_schema=False)
 
@@ -49,6 +51,9 @@ router = APIRouter(include_in_schema=False)
 SEAT_FIELD = re.compile(r"-?[0-9]{1,9}")
 #: The cookie that carries a refusal to the next page (read once, then cleared).
 FLASH = "canopy_flash"
+#: Pages show the present: Back and history load them again instead of a stale copy (a
+#: table list without the table just created, a board moves behind).
+NO_STORE = {"Cache-Control": "no-store"}
 
 
 def _env(request: Request) -> Environment:
@@ -65,7 +70,7 @@ def _page(request: Request, template: str, status: int = 200, **ctx: Any) -> HTM
     flash = request.cookies.get(FLASH)
     html = _env(request).get_template(template).render(
         request=request, error=unquote(flash)[:300] if flash else None, **ctx)
-    response = HTMLResponse(html, status_code=status)
+    response = HTMLResponse(html, status_code=status, headers=NO_STORE)
     if flash:
         response.delete_cookie(FLASH, path="/")
     return response
@@ -79,7 +84,7 @@ def _viewer(request: Request) -> Player | None:
 
 
 def _back(path: str, error: str | None = None) -> RedirectResponse:
-    response = RedirectResponse(path, status_code=303)
+    response = RedirectResponse(path, status_code=303, headers=NO_STORE)
     if error:
         response.set_cookie(FLASH, quote(error[:300]), max_age=60, path="/", httponly=True,
                             samesite="lax")
@@ -90,16 +95,24 @@ def _back(path: str, error: str | None = None) -> RedirectResponse:
 async def home(request: Request) -> HTMLResponse:
     player = _viewer(request)
     rooms = await _lobby(request).list_rooms()
+    mine = await _lobby(request).rooms_of(player.id) if player and player.id else []
+    listed = {room["id"] for room in mine}
     games = [{"game": g, "options": option_fields(g)} for g in GAMES.values()]
-    return _page(request, "home.html", player=player, rooms=rooms, games=games)
+    return _page(request, "home.html", player=player, mine=mine, games=games,
+                 rooms=[room for room in rooms if room["id"] not in listed])
+
+
+def _rate_check(request: Request, kind: RateKind, what: str) -> None:
+    """Count one ``kind`` for the address; ApiError 429 when it is over its limit."""
+    limits: RateLimits = request.app.state.limits
+    limits.hit(kind, request.scope, what)
 
 
 def _rate_refusal(request: Request, kind: RateKind, what: str) -> str | None:
     """The page's words when the address is over its ``kind`` limit (a form answers with its
     page and a message, never a JSON 429)."""
-    limits: RateLimits = request.app.state.limits
     try:
-        limits.hit(kind, request.scope, what)
+        _rate_check(request, kind, what)
     except ApiError as exc:
         return exc.detail
     return None
@@ -107,18 +120,41 @@ def _rate_refusal(request: Request, kind: RateKind, what: str) -> str | None:
 
 @router.post("/name")
 async def choose_name(request: Request, name: Annotated[str, Form()] = "",
-                      next: Annotated[str, Form()] = "/") -> Response:
+                      next: Annotated[str, Form()] = "/", join: Annotated[str, Form()] = "",
+                      code: Annotated[str, Form()] = "") -> Response:
+    """A newcomer names themself. From a table's page (``join``: its room id) the name also
+    takes the first free seat — one step from an invite link to the table; when every seat
+    is taken, the page says so and they watch."""
     target = next if next.startswith("/") and not next.startswith("//") else "/"
     refused = _rate_refusal(request, "signups", "new players")
     if refused:
         return _back(target, refused)
     try:
-        _, token = await to_thread.run_sync(create_player, _lobby(request).engine, name)
+        player, token = await to_thread.run_sync(create_player, _lobby(request).engine, name)
     except ApiError as exc:
         return _back(target, exc.detail)
-    response = _back(target)
+    message = None
+    if join.isascii() and join.isdigit() and len(join) < 10:
+        message = await _sit_down(request, player, int(join), code[:64] or None)
+    response = _back(target, message)
     set_cookie(response, token, secure=request.app.state.settings.cookie_secure)
     return response
+
+
+async def _sit_down(request: Request, player: Player, room_id: int,
+                    code: str | None) -> str | None:
+    """Seat ``player`` in the room's first free seat; what the page then says, if anything."""
+    try:
+        room = await _lobby(request).get_room(room_id, player.id)
+        if room["status"] != "lobby":
+            return "The game has started: you are watching."
+        if not any(seat["free"] for seat in room["seats"]):
+            return "Every seat at this table is taken: you are watching."
+        _rate_check(request, "joins", "joins")
+        await join_with_code(_lobby(request), request, player, room_id, None, code)
+    except ApiError as exc:
+        return exc.detail
+    return None
 
 
 def _form_lists(form: FormData) -> dict[str, list[str]]:
@@ -145,9 +181,10 @@ async def new_room(request: Request, game: Annotated[str, Form()]) -> Response:
     if not count.isascii() or not count.isdigit() or len(count) > 2:
         return _back("/", f"choose how many players for {spec.title}")
     private = (form.get("private") or ["true"])[-1] != "false"
+    seated = (form.get("seated") or ["true"])[-1] != "false"
     try:
         room = await _lobby(request).create_room(player, game, int(count),
-                                                 options_from_form(spec, form), private)
+                                                 options_from_form(spec, form), private, seated)
     except ApiError as exc:
         return _back("/", exc.detail)
     return _back(f"/rooms/{room['id']}")
@@ -158,18 +195,6 @@ async def api_docs(request: Request) -> HTMLResponse:
     """The API explorer: Swagger UI pinned with SRI, started by a file of this site."""
     html = _env(request).get_template("docs.html").render(swagger=SWAGGER)
     return HTMLResponse(html)
-
-
-@router.get("/games/{game_id}/data", response_class=HTMLResponse)
-async def game_data(request: Request, game_id: str) -> HTMLResponse:
-    """A game's component data, as its ``data`` module documents it (where it comes from,
-    what was reconstructed)."""
-    game = GAMES.get(game_id)
-    if game is None:
-        return _page(request, "error.html", status=404, message="There is no such game here.")
-    doc = inspect.getdoc(game.data) or ""
-    return _page(request, "game_data.html", game=game, paragraphs=doc.split("\n\n"),
-                 module=game.data.__name__, player=_viewer(request))
 
 
 @router.get("/r/{code}")
@@ -200,10 +225,12 @@ async def room_page(request: Request, room_id: int) -> HTMLResponse:
         "invite_url": f"{origin}{room['invite']}" if room["invite"] else None,
         "invite_local": not request.app.state.settings.public_origin and is_loopback(origin),
     }
+    feeds: Feeds = request.app.state.feeds
+    presence = feeds.presence(room_id)
     if room["status"] == "lobby":
-        return _page(request, "room_lobby.html", **ctx)
+        return _page(request, "room_lobby.html", **ctx, online=presence.players)
     table = await rooms.table(room_id)
-    tctx = table_context(table, table.seat_of(player.id if player else None))
+    tctx = table_context(table, table.seat_of(player.id if player else None), presence)
     platform = {region.id: render_block(_env(request), PLATFORM_TEMPLATE, region.block, **tctx)
                 for region in PLATFORM_REGIONS}
     return _page(request, "room_table.html", **ctx, **tctx, platform=platform)
@@ -241,8 +268,7 @@ async def _lobby_form(request: Request, room_id: int, command: LobbyCommand) -> 
 @router.post("/rooms/{room_id}/join")
 async def join(request: Request, room_id: int) -> Response:
     async def command(lobby: Lobby, player: Player, form: FormData) -> dict[str, Any]:
-        limits: RateLimits = request.app.state.limits
-        limits.hit("joins", request.scope, "joins")  # refused: the page shows why
+        _rate_check(request, "joins", "joins")  # refused: the page shows why
         code = str(form.get("code") or "")[:64] or None
         return await join_with_code(lobby, request, player, room_id, _seat(form), code)
 
@@ -302,29 +328,53 @@ def _flash(message: str) -> HTMLResponse:
     return HTMLResponse(f'<p class="flash error" role="alert">{escape(message)}</p>')
 
 
+def _move_of(form: FormData) -> dict[str, Any]:
+    """The move a click sent: the ``move`` field, with every other field merged into it (both
+    JSON); ``ValueError`` when it is no move at all."""
+    move = json.loads(str(form.get("move", "")))
+    if not isinstance(move, dict):
+        raise ValueError
+    for key, value in form.items():
+        if key not in ("move", "expected_version"):
+            move[key] = json.loads(str(value))
+    return move
+
+
+def _missing_ask(game: GameSpec, move: dict[str, Any]) -> str | None:
+    """What the game asks for first when the click lacks a field of its move (no card chosen
+    before a cell is clicked): the game's words instead of the API's precise refusal."""
+    kind = move.get("type")
+    for name in sorted(game.moves.get(kind, ()) if isinstance(kind, str) else ()):
+        if name in game.asks and move.get(name) in (None, ""):
+            return game.asks[name]
+    return None
+
+
 @router.post("/rooms/{room_id}/act")
 async def act(request: Request, room_id: int) -> Response:
-    """A click on the table: the form's ``move`` field is a JSON move; every other field is a
-    JSON value merged into it (a chosen card, a cell). Answers the flash message; the new
-    table arrives through the socket."""
+    """A click on the table. Answers the toast's message, or nothing when the move was made
+    (the new table arrives through the socket). A click from a page behind the game (a double
+    click, a second tab) is dropped without a word: the page is about to show the present. A
+    refusal reaches the page only in plain words (app/web/words.py)."""
     rooms: RoomService = request.app.state.rooms
     player = _viewer(request)
     form = await request.form()
     try:
         if player is None:
             raise ApiError(401, "choose a name and take a seat to play")
-        move = json.loads(str(form.get("move", "")))
-        if not isinstance(move, dict):
-            raise ValueError
-        for key, value in form.items():
-            if key not in ("move", "expected_version"):
-                move[key] = json.loads(str(value))
+        move = _move_of(form)
         version_raw = str(form.get("expected_version", ""))
-        expected = int(version_raw) if version_raw.isdigit() else None
+        expected = int(version_raw) if version_raw.isdigit() and len(version_raw) < 10 else None
+        ask = _missing_ask((await rooms.table(room_id)).game, move)
+        if ask is not None:
+            return _flash(ask)
         await rooms.play(room_id, player.id, move, expected)
     except (ValueError, RecursionError):  # not JSON, or nested past json's limit
-        return _flash("That click did not make a move: choose a card first.")
+        return _flash("That click did not make a move.")
+    except StaleVersion:
+        return HTMLResponse("")
     except Exception as exc:
-        return _flash(counted_error(request.app.state, exc,
-                                    f"a click in room {room_id}").detail)
+        detail = counted_error(request.app.state, exc, f"a click in room {room_id}").detail
+        return _flash(detail if raw_fragment(detail) is None else
+                      "That move is not possible now.")
     return HTMLResponse("")

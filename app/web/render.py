@@ -21,12 +21,15 @@ from app.assets import HTMX_CDN, HTMX_LOCAL
 from app.config import Settings
 from app.games.base import GameSpec, Region
 from app.games.registry import GAMES
+from app.realtime.feed import Presence
 from app.rooms.table import Table
 
 APP_DIR = Path(__file__).resolve().parent.parent
 
-#: Regions of the room page that every game shares (seats bar, log).
-PLATFORM_REGIONS = (Region("seats", "seats"), Region("log", "log"))
+#: Regions of the room page that every game shares: the seat bar (who plays, who is here,
+#: whose turn, the result) and the log.
+SEATS = Region("seats", "seats")
+PLATFORM_REGIONS = (SEATS, Region("log", "log"))
 PLATFORM_TEMPLATE = "table_regions.html"
 
 def make_environment(settings: Settings) -> Environment:
@@ -43,9 +46,13 @@ def make_environment(settings: Settings) -> Environment:
     return env
 
 
-def table_context(table: Table, seat: int | None) -> dict[str, Any]:
-    """Everything a game template may use: the seat's view, its legal moves and the room."""
+def table_context(table: Table, seat: int | None,
+                  presence: Presence | None = None) -> dict[str, Any]:
+    """Everything a game template may use: the seat's view, its legal moves and the room;
+    for the seat bar, who is connected (``online``: seats, ``watching``: other pages)."""
     active = table.active()
+    present = presence or Presence()
+    seated = set(table.seat_players.values())
     legal = (table.game.legal_moves(table.state, seat)
              if seat is not None and seat in active else [])
     return {
@@ -62,6 +69,8 @@ def table_context(table: Table, seat: int | None) -> dict[str, Any]:
         "result": table.result_json(),
         "log": table.log_for(seat)[-60:],
         "finished": table.finished,
+        "online": {s for s, pid in table.seat_players.items() if pid in present.players},
+        "watching": len(present.players - seated) + present.anonymous,
     }
 
 
@@ -71,11 +80,26 @@ def render_region(env: Environment, template: str, region: Region, ctx: dict[str
     return render_block(env, template, region.block, **ctx, region_seat=region.seat)
 
 
-def render_regions(env: Environment, table: Table, seat: int | None) -> dict[str, str]:
+def render_regions(env: Environment, table: Table, seat: int | None,
+                   presence: Presence | None = None) -> dict[str, str]:
     """Every region's HTML for that seat at the current version, by element id."""
-    ctx = table_context(table, seat)
+    ctx = table_context(table, seat, presence)
+    return {SEATS.id: render_region(env, PLATFORM_TEMPLATE, SEATS, ctx),
+            **render_game_regions(env, table, seat, ctx)}
+
+
+def render_seats(env: Environment, table: Table, seat: int | None,
+                 presence: Presence | None) -> str:
+    """The seat bar alone (it changes with who is connected, between versions too)."""
+    return render_region(env, PLATFORM_TEMPLATE, SEATS, table_context(table, seat, presence))
+
+
+def render_game_regions(env: Environment, table: Table, seat: int | None,
+                        ctx: dict[str, Any] | None = None) -> dict[str, str]:
+    """The regions that change only with the version: the log and the game's own."""
+    ctx = ctx or table_context(table, seat)
     regions = {region.id: render_region(env, PLATFORM_TEMPLATE, region, ctx)
-               for region in PLATFORM_REGIONS}
+               for region in PLATFORM_REGIONS if region is not SEATS}
     for region in table.game.regions(table.players):
         regions[region.id] = render_region(env, table.game.template, region, ctx)
     return regions

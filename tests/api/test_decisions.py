@@ -18,6 +18,7 @@ from typing import Any
 import jsonpatch
 import pytest
 
+from app.rooms.table import fill_names
 from tests.conftest import Player
 from tests.games.sealed import GAME
 from tests.games.sealed.fixtures import sealed_app, sealed_client, sealed_game  # noqa: F401
@@ -120,8 +121,8 @@ def assert_sealed_html(html: str, viewer: int | None, placed: dict[int, int]) ->
         else:
             assert "data-bid" not in content, f"{region} shows seat {viewer} a bid"
         if region == "log":
-            mine = [f"you bid {placed[viewer]}"] if viewer in placed else []
-            assert re.findall(r"you bid \d", content) == mine
+            mine = [f"You sealed a bid of {placed[viewer]}"] if viewer in placed else []
+            assert re.findall(r"You sealed a bid of \d", content) == mine
 
 
 def html_until(ws: Any, version: int) -> list[str]:
@@ -136,9 +137,8 @@ def html_until(ws: Any, version: int) -> list[str]:
 def expected_log(viewer: int | None, placed: dict[int, int]) -> list[str]:
     lines = []
     for seat, amount in placed.items():
-        lines.append(f"{NAMES[seat]} sealed a bid")
-        if seat == viewer:
-            lines.append(f"you bid {amount}")
+        lines.append(f"You sealed a bid of {amount}" if seat == viewer
+                     else f"{NAMES[seat]} sealed a bid")
     return lines
 
 
@@ -193,7 +193,7 @@ def test_sealed_bids_stay_sealed_then_one_seat_decides(client, five):
                 assert [line["text"] for line in log["events"]] == expected_log(viewer, placed)
                 assert_sealed(log, viewer, placed)
                 for line in log["events"]:
-                    if line["text"].startswith("you bid"):
+                    if line["text"].startswith("You sealed a bid of"):
                         assert viewer == line["seat"]
                     else:
                         assert "amount" not in line["params"]
@@ -219,9 +219,9 @@ def test_sealed_bids_stay_sealed_then_one_seat_decides(client, five):
 
         # the last bid reveals every bid to everyone
         assert bid(eve, rid, ROUND_1[4]).status_code == 200
-        reveal = ("Bids of round 1: Ana 3, Bo 1, Cai 0, Dee 1, Eve 0. Ana wins the round; "
-                  "Bo decides on the prize.")
-        for i, (_, ws, view, html) in enumerate(sockets):
+        reveal = ("Bids of round 1: {p0} 3, {p1} 1, {p2} 0, {p3} 1, {p4} 0. {p0} won the "
+                  "round; {p1} may accept or refuse the prize.")
+        for i, (viewer, ws, view, html) in enumerate(sockets):
             who = watchers[i][1]
             rest = (who.get(f"/api/rooms/{rid}/state") if who
                     else client.get(f"/api/rooms/{rid}/state")).json()
@@ -230,7 +230,7 @@ def test_sealed_bids_stay_sealed_then_one_seat_decides(client, five):
             assert rest["view"]["prompted"] == 1
             log = (who.get(f"/api/rooms/{rid}/log") if who
                    else client.get(f"/api/rooms/{rid}/log")).json()
-            assert reveal in [line["text"] for line in log["events"]]
+            assert fill_names(reveal, NAMES, viewer) in [line["text"] for line in log["events"]]
             patch = receive_until(ws, "patch")[0]
             assert patch["to"] == 5 and patch["active_seats"] == [1]
             assert jsonpatch.apply_patch(view, patch["ops"]) == rest["view"]
@@ -238,7 +238,7 @@ def test_sealed_bids_stay_sealed_then_one_seat_decides(client, five):
             regions = regions_of(shown)
             for seat, amount in enumerate(ROUND_1):
                 assert f'data-bid="{amount}"' in regions[f"bidder-{seat}"]
-            assert "Ana wins the round" in regions["log"]
+            assert "won the round" in regions["log"]
 
     state = cai.get(f"/api/rooms/{rid}/state").json()
     assert state["active_seats"] == [1]
@@ -273,7 +273,7 @@ def test_sealed_bids_stay_sealed_then_one_seat_decides(client, five):
     assert state["statuses"] == ["bidding"] * 5
     check_sealed_view(state["view"], 1, {})  # round 2 starts with no bids
     texts = [line["text"] for line in bo.get(f"/api/rooms/{rid}/log").json()["events"]]
-    assert texts[-2:] == ["Bo accepts: Ana scores 4.", "Round 2 of 2: seal your bids."]
+    assert texts[-2:] == ["You accepted: Ana scored 4.", "Round 2 of 2: seal your bids."]
 
     # round 2: Bo and Dee tie, Bo wins, Cai decides and refuses
     for player, amount in zip(five, ROUND_2, strict=True):
@@ -433,9 +433,9 @@ def test_the_room_page_shows_every_seat_and_every_region_once(client, five):
     client.cookies.clear()
 
 
-def test_the_data_page_describes_the_components(client):
-    page = client.get("/games/sealed/data")
-    assert page.status_code == 200 and "bid tokens worth 0 to 3" in page.text
+def test_no_page_shows_a_games_data_notes(client):
+    """Internal notes (where component data comes from) never reach a page."""
+    assert client.get("/games/sealed/data").status_code == 404
 
 
 # -- the rules alone ------------------------------------------------------------------------------

@@ -252,21 +252,22 @@ def seat_status(state: SealedState, seat: int) -> SeatStatus:
 def events(before: SealedState, seat: int, move: Move, after: SealedState) -> list[Event]:
     if move["type"] == "bid":
         amount = move["amount"]
-        lines = [Event("sealed", f"{{p{seat}}} sealed a bid", {"seat": seat}),
-                 Event("own_bid", f"you bid {amount}", {"amount": amount},
+        lines = [Event("sealed", f"{{p{seat}}} sealed a bid", {"seat": seat},
+                       not_for=frozenset({seat})),
+                 Event("own_bid", f"{{p{seat}}} sealed a bid of {amount}", {"amount": amount},
                        seats=frozenset({seat}))]
         if after.phase == PHASE_ANSWER:
             assert after.winner is not None and after.prompted is not None
             listed = ", ".join(f"{{p{s}}} {b}" for s, b in enumerate(after.bids))
             lines.append(Event(
-                "reveal", f"Bids of round {after.round}: {listed}. {{p{after.winner}}} wins "
-                          f"the round; {{p{after.prompted}}} decides on the prize.",
+                "reveal", f"Bids of round {after.round}: {listed}. {{p{after.winner}}} won "
+                          f"the round; {{p{after.prompted}}} may accept or refuse the prize.",
                 {"round": after.round, "bids": list(after.bids), "winner": after.winner,
                  "prompted": after.prompted}))
         return lines
     record = after.history[-1]
-    verb = "accepts" if record.accepted else "refuses"
-    lines = [Event("answer", f"{{p{seat}}} {verb}: {{p{record.winner}}} scores "
+    verb = "accepted" if record.accepted else "refused"
+    lines = [Event("answer", f"{{p{seat}}} {verb}: {{p{record.winner}}} scored "
                              f"{record.points}.",
                    {"accept": record.accepted, "winner": record.winner,
                     "points": record.points})]
