@@ -2,31 +2,102 @@
 
     .venv/bin/python scripts/screenshots.py [BASE_URL] [OUT_DIR]
 
-Drives Debian's Chromium through Playwright against a running server: picks a name, opens a
-table of each game with bots, plays a few moves and photographs the home page, the lobby and
-the table.
+Drives Debian's Chromium through Playwright against a running server (best started with
+``BOT_DELAY=0.05``): the welcome and home pages, then for every game a lobby, a running table
+against a bot (after a few clicks), a refusal's toast, the banner of a lost connection, and
+the end of a game of bots watched by its host — each as the whole page and as the first
+screenful.
 """
 
 from __future__ import annotations
 
-import random
 import sys
+import time
 from pathlib import Path
-from typing import Any
 
 import httpx
-from playwright.sync_api import Page, sync_playwright
+from playwright.sync_api import Browser, Page, sync_playwright
+
+from app.games.registry import GAMES
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
+SIZES = ((1280, 800, "desktop"), (390, 844, "mobile"))
 
 
-def shoot(page: Page, out: Path, name: str) -> None:
-    for width, label in ((1280, "desktop"), (390, "mobile")):
-        page.set_viewport_size({"width": width, "height": 900})
-        page.wait_for_timeout(150)
-        page.screenshot(path=str(out / f"{name}-{label}.png"), full_page=True)
+def shoot(page: Page, out: Path, name: str, whole: bool = True) -> None:
+    for width, height, label in SIZES:
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_timeout(200)
+        page.screenshot(path=str(out / f"{name}-{label}.png"), full_page=whole)
+
+
+def player_page(browser: Browser, base: str, name: str) -> tuple[Page, str]:
+    """A new browser context with a named player (cookie) and that player's token."""
+    api = httpx.Client(base_url=base)
+    token = api.post("/api/players", json={"name": name}).json()["token"]
+    context = browser.new_context()
+    context.add_cookies([{"name": "canopy_token", "value": token, "url": base}])
+    return context.new_page(), token
+
+
+def running_table(browser: Browser, base: str, out: Path, game_id: str) -> None:
+    page, _ = player_page(browser, base, "Ana Longname-Example")
+    page.goto(base + "/")
+    page.check(f"input[name=game][value={game_id}]")
+    page.click("text=Create the table")
+    shoot(page, out, f"{game_id}-lobby")
+    page.click("button:has-text('Add a bot')")
+    page.click("text=Start the game")
+    page.wait_for_selector(".seatbar")
+    page.wait_for_timeout(800)
+    shoot(page, out, f"{game_id}-table")
+    for _ in range(3):  # a few clicks on whatever the table offers now
+        move = page.locator("button[hx-post$='/act']:not(:disabled)")
+        if not move.count():
+            break
+        move.first.click()
+        page.wait_for_timeout(700)
+    shoot(page, out, f"{game_id}-table-played")
+    # a click that lacks a field the game asks for: the toast with the game's words
+    game = GAMES[game_id]
+    kind = next((k for k, fields in game.moves.items() if set(fields) & set(game.asks)), None)
+    if kind is not None:
+        room = page.locator(".table").get_attribute("data-room")
+        page.evaluate("([room, move]) => htmx.ajax('POST', `/rooms/${room}/act`, "
+                      "{target: '#flash', values: {move}})",
+                      [room, f'{{"type": "{kind}"}}'])
+        page.wait_for_selector("#flash .flash")
+        shoot(page, out, f"{game_id}-refusal", whole=False)
+    # the banner of a lost connection, as the socket's close shows it
+    page.evaluate("document.querySelector('.table').dispatchEvent("
+                  "new CustomEvent('htmx:wsClose', {bubbles: true}))")
+    shoot(page, out, f"{game_id}-offline", whole=False)
+    page.context.close()
+
+
+def end_screen(browser: Browser, base: str, out: Path, game_id: str) -> None:
+    """A table of bots that its host watches to the end."""
+    page, token = player_page(browser, base, "Hostina")
+    api = httpx.Client(base_url=base, headers={"Authorization": f"Bearer {token}"})
+    game = GAMES[game_id]
+    players = max(game.min_players, min(3, game.max_players))
+    room = api.post("/api/rooms", json={"game": game_id, "players": players,
+                                        "seated": False}).json()["id"]
+    for _ in range(players):
+        api.post(f"/api/rooms/{room}/bots")
+    api.post(f"/api/rooms/{room}/start")
+    deadline = time.monotonic() + 180
+    while api.get(f"/api/rooms/{room}/state").json()["result"] is None:
+        if time.monotonic() > deadline:
+            raise SystemExit(f"the bots did not finish {game_id}: start the server with "
+                             "BOT_DELAY=0.05")
+        time.sleep(0.3)
+    page.goto(f"{base}/rooms/{room}")
+    shoot(page, out, f"{game_id}-end-first-screen", whole=False)
+    shoot(page, out, f"{game_id}-end")
+    page.context.close()
 
 
 def main() -> None:
@@ -41,89 +112,11 @@ def main() -> None:
         page.fill("input[name=name]", "Ana")
         page.click("button[type=submit]")
         shoot(page, out, "home")
-        game = sys.argv[3] if len(sys.argv) > 3 else "arboretum"
-        page.check(f"input[name=game][value={game}]")
-        page.click("text=Create the table")
-        shoot(page, out, f"{game}-lobby")
-        page.click("button:has-text('Add a bot')")
-        page.click("text=Start the game")
-        page.wait_for_selector(".seatbar")
-        page.wait_for_timeout(500)
-        shoot(page, out, f"{game}-table")
-        if game == "evergreen":
-            page.click("button.pick-btn >> nth=0")
-            page.wait_for_selector("#ev-form")
-            page.wait_for_timeout(300)
-            shoot(page, out, f"{game}-act")
-            page.click("#planet-0 button.target >> nth=0")
-            page.wait_for_timeout(600)
-            shoot(page, out, f"{game}-act-step")
-            finished_game(browser, base, out, "evergreen", 2)
-        if game == "arboretum":
-            play_a_turn(page)
-            shoot(page, out, f"{game}-table-played")
-            finished_game(browser, base, out)
+        page.close()
+        for game_id in GAMES:
+            running_table(browser, base, out, game_id)
+            end_screen(browser, base, out, game_id)
         browser.close()
-
-
-def play_a_turn(page: Page) -> None:
-    """Draw twice, plant the first card of the hand, discard the next one."""
-    for _ in range(2):
-        page.click("button.draw-deck")
-        page.wait_for_timeout(300)
-    page.click("#hand .pick >> nth=0")
-    page.click("#arboreta button.target >> nth=0")
-    page.wait_for_timeout(300)
-    page.click("#hand .pick >> nth=0")
-    page.click("text=Discard the chosen card")
-    page.wait_for_timeout(1500)
-
-
-def finished_game(browser: Any, base: str, out: Path, game: str = "arboretum",
-                  players: int = 3) -> None:
-    """A game played to its end through the API, then its final screen."""
-    api = httpx.Client(base_url=base)
-    token = api.post("/api/players", json={"name": "Ana"}).json()["token"]
-    headers = {"Authorization": f"Bearer {token}"}
-    room = api.post("/api/rooms", json={"game": game, "players": players},
-                    headers=headers).json()
-    others = []
-    for name in ("Bo", "Cai")[: players - 1]:
-        api.cookies.clear()  # scripts identify with the bearer token, not a cookie jar
-        t = api.post("/api/players", json={"name": name}).json()["token"]
-        others.append({"Authorization": f"Bearer {t}"})
-        api.post(f"/api/rooms/{room['id']}/join", headers=others[-1])
-    api.post(f"/api/rooms/{room['id']}/start", headers=headers)
-    seats = [headers, *others]
-    rng = random.Random(5)
-    while True:
-        state = api.get(f"/api/rooms/{room['id']}/state").json()
-        if state["result"]:
-            break
-        seat = state["active_seats"][0]
-        moves = api.get(f"/api/rooms/{room['id']}/moves", headers=seats[seat]).json()["moves"]
-        view = state["view"]
-        if game == "evergreen" and view["season"] == "winter" and view["round"] == 2 and \
-                view["phase"] == "select" and not (out / "evergreen-season-desktop.png").exists():
-            shot_of(browser, base, token, room["id"], out, "evergreen-season")
-        plays = [m for m in moves if m["type"] in ("play", "grow", "plant")]
-        if game == "arboretum" and plays and rng.random() < 0.7:
-            move = max(plays, key=lambda m: -abs(m["cell"][0]) - abs(m["cell"][1]))
-        elif plays and rng.random() < 0.8:
-            move = rng.choice(plays)
-        else:
-            move = rng.choice(moves)
-        api.post(f"/api/rooms/{room['id']}/moves", json={"move": move}, headers=seats[seat])
-    shot_of(browser, base, token, room["id"], out, f"{game}-final")
-
-
-def shot_of(browser: Any, base: str, token: str, room_id: int, out: Path, name: str) -> None:
-    context = browser.new_context()
-    context.add_cookies([{"name": "canopy_token", "value": token, "url": base}])
-    page = context.new_page()
-    page.goto(f"{base}/rooms/{room_id}")
-    shoot(page, out, name)
-    context.close()
 
 
 if __name__ == "__main__":

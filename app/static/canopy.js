@@ -22,6 +22,9 @@
   });
 
   // -- one move in flight at a time -----------------------------------------------------
+  // Cleared when the request ends, read from the request itself: the clicked control may be
+  // swapped out by the socket's update before the answer comes, and the events of a removed
+  // element never reach the document.
   document.addEventListener("htmx:beforeRequest", function (e) {
     var t = table();
     if (!t || !/\/act$/.test(e.detail.requestConfig.path)) return;
@@ -30,10 +33,7 @@
       return;
     }
     t.setAttribute("aria-busy", "true");
-  });
-  document.addEventListener("htmx:afterRequest", function (e) {
-    var t = table();
-    if (t && /\/act$/.test(e.detail.requestConfig.path)) t.removeAttribute("aria-busy");
+    e.detail.xhr.addEventListener("loadend", function () { t.removeAttribute("aria-busy"); });
   });
   document.addEventListener("htmx:sendError", function () {
     say("The server did not answer: check your connection and try again.");

@@ -132,8 +132,20 @@ def finished(server: str) -> Iterator[dict[str, tuple[Player, int]]]:
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
 def test_a_running_table_is_readable_on_every_screen(server: str, browser, game_id: str):
+    """The table as dealt, then after each of a few clicks on the moves it offers (a game's
+    next step shows other controls: a board's spaces, a tool bar)."""
     _, page, _ = running_table(server, browser, game_id)
     check_page(page, f"{game_id}-table")
+    for step in range(1, 4):
+        page.set_viewport_size({"width": 1280, "height": 800})
+        move = page.locator("button[hx-post$='/act']:not(:disabled)")
+        if not move.count():
+            break
+        version = page.get_attribute(".seatbar", "data-version")
+        move.first.click()
+        expect(page.locator(".seatbar")).not_to_have_attribute("data-version", version or "")
+        page.wait_for_timeout(300)
+        check_page(page, f"{game_id}-table-step{step}")
     page.context.close()
 
 

@@ -155,17 +155,20 @@ def test_html_socket_pushes_only_changed_regions(players, client):
     rid = started_room(players)
     with client.websocket_connect(f"/ws/rooms/{rid}/html?token={bo.token}") as ws:
         first = ws.receive_text()
-        for region in ("seats", "log", "status", "hand", "arboreta", "discards"):
+        for region in ("seats", "log", "status", "hand", "sources", "arboretum-0",
+                       "arboretum-1"):
             assert f'<div id="{region}" hx-swap-oob="innerHTML">' in first
         ana.post(f"/api/rooms/{rid}/moves", {"move": {"type": "draw", "source": "deck"}})
         update = ws.receive_text()
         assert 'id="status"' in update and 'id="log"' in update
+        assert 'id="sources"' in update, "the deck is one card smaller"
         assert 'id="hand"' not in update, "Bo's hand did not change"
-        assert 'id="discards"' not in update and 'id="arboreta"' in update  # hand count shown
+        assert 'id="arboretum-0"' in update, "Ana's hand count is shown by her arboretum"
+        assert 'id="arboretum-1"' not in update, "Bo's arboretum did not change"
         assert "You drew" not in update, "Bo must not read Ana's private log line"
 
 
-def test_a_step_on_one_planet_pushes_that_planet_and_the_status_only(players, client):
+def test_a_step_on_one_planet_pushes_that_planet_and_the_seat_bar_only(players, client):
     from tests.api.test_evergreen_simultaneous import first_step, to_act_phase
 
     ana, bo = players[:2]
@@ -175,6 +178,6 @@ def test_a_step_on_one_planet_pushes_that_planet_and_the_status_only(players, cl
         ws.receive_text()  # every region once
         ana.post(f"/api/rooms/{rid}/moves", {"move": first_step(ana, rid)})
         update = ws.receive_text()
-        assert 'id="planet-0"' in update and 'id="status"' in update
-        for untouched in ("planet-1", "row", "fertility", "tracks"):
+        assert 'id="planet-0"' in update and 'id="seats"' in update  # Ana's status
+        for untouched in ("planet-1", "row", "fertility", "tracks", "status"):
             assert f'id="{untouched}"' not in update, untouched

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import ast
+import dataclasses
 import json
 import random
 from collections import Counter
@@ -27,6 +28,8 @@ from app.games.arboretum.data import (
 from app.games.arboretum.rules import ArboretumState
 from app.games.base import IllegalMove, NoOptions
 from app.games.registry import get_game
+from app.rooms.table import fill_names
+from app.web.words import raw_fragment
 
 SIX = ["cassia", "jacaranda", "olive", "maple", "oak", "willow"]
 
@@ -255,7 +258,7 @@ def test_later_cards_go_next_to_the_arboretum_on_an_empty_cell() -> None:
     assert after.arboreta[0][-1] == ((0, 2), ("oak", 6))
     assert (0, 3) in after.frontiers[0] and (0, 2) not in after.frontiers[0]
     assert after.frontiers[0] == R.frontier_of(after.arboreta[0])
-    for cell, why in (([1, 2], "not orthogonally adjacent"), ([0, 1], "already holds")):
+    for cell, why in (([1, 2], "not next to your arboretum"), ([0, 1], "already holds")):
         with pytest.raises(IllegalMove, match=why) as err:
             R.apply(state, 0, {"type": "play", "card": ["oak", 6], "cell": cell})
         assert err.value.rule == R.RULE_PLAY
@@ -348,11 +351,11 @@ H_END = "Puntuación"
 
 ILLEGAL: list[tuple[str, ArboretumState, int, Any, str, str]] = [
     ("game over", OVER, 0, {"type": "draw", "source": "deck"}, "game is over", H_END),
-    ("not a dict", DRAW, 0, ["draw"], "unknown move type", H_TURN),
-    ("no type", DRAW, 0, {"source": "deck"}, "unknown move type", H_TURN),
-    ("unknown type", DRAW, 0, {"type": "pass"}, "unknown move type", H_TURN),
-    ("type not str", DRAW, 0, {"type": 3}, "unknown move type", H_TURN),
-    ("not your turn", DRAW, 1, {"type": "draw", "source": "deck"}, "seat 0's turn", H_TURN),
+    ("not a dict", DRAW, 0, ["draw"], "no step of a turn", H_TURN),
+    ("no type", DRAW, 0, {"source": "deck"}, "no step of a turn", H_TURN),
+    ("unknown type", DRAW, 0, {"type": "pass"}, "no step of a turn", H_TURN),
+    ("type not str", DRAW, 0, {"type": 3}, "no step of a turn", H_TURN),
+    ("not your turn", DRAW, 1, {"type": "draw", "source": "deck"}, "it is {p0's} turn", H_TURN),
     (
         "play while drawing",
         DRAW,
@@ -406,28 +409,36 @@ ILLEGAL: list[tuple[str, ArboretumState, int, Any, str, str]] = [
         DRAW,
         0,
         {"type": "draw", "source": 0},
-        "seat 0's discard pile is empty",
+        "{p0's} discard pile is empty",
         H_DRAW,
     ),
-    ("source out of range", DRAW, 0, {"type": "draw", "source": 2}, "no seat 2", H_DRAW),
-    ("negative source", DRAW, 0, {"type": "draw", "source": -1}, "no seat -1", H_DRAW),
-    ("bool source", DRAW, 0, {"type": "draw", "source": True}, "draw source", H_DRAW),
-    ("missing source", DRAW, 0, {"type": "draw"}, "draw source", H_DRAW),
+    (
+        "source out of range",
+        DRAW,
+        0,
+        {"type": "draw", "source": 2},
+        "no discard pile number 2: the seats are numbered 0 to 1",
+        H_DRAW,
+    ),
+    ("negative source", DRAW, 0, {"type": "draw", "source": -1}, "no discard pile number -1",
+     H_DRAW),
+    ("bool source", DRAW, 0, {"type": "draw", "source": True}, "from a discard pile", H_DRAW),
+    ("missing source", DRAW, 0, {"type": "draw"}, "from a discard pile", H_DRAW),
     (
         "other string source",
         DRAW,
         0,
         {"type": "draw", "source": "pile"},
-        "draw source",
+        "draw from the deck or from a discard pile",
         H_DRAW,
     ),
-    ("float source", DRAW, 0, {"type": "draw", "source": 1.0}, "draw source", H_DRAW),
+    ("float source", DRAW, 0, {"type": "draw", "source": 1.0}, "from a discard pile", H_DRAW),
     (
         "card not a list",
         PLAY,
         0,
         {"type": "play", "card": "oak 6", "cell": [0, 1]},
-        "two-element list",
+        "a pair of a species and a value from 1 to 8",
         H_PLAY,
     ),
     (
@@ -435,16 +446,31 @@ ILLEGAL: list[tuple[str, ArboretumState, int, Any, str, str]] = [
         PLAY,
         0,
         {"type": "play", "card": ["oak", 6, 1], "cell": [0, 1]},
-        "two-element list",
+        "a pair of a species and a value from 1 to 8",
         H_PLAY,
     ),
-    ("card missing", DISCARD, 0, {"type": "discard"}, "two-element list", H_DISCARD),
+    (
+        "card missing",
+        DISCARD,
+        0,
+        {"type": "discard"},
+        "choose a card from your hand first",
+        H_DISCARD,
+    ),
+    (
+        "card empty",
+        PLAY,
+        0,
+        {"type": "play", "card": None, "cell": [0, 1]},
+        "choose a card from your hand first",
+        H_PLAY,
+    ),
     (
         "card a dict",
         DISCARD,
         0,
         {"type": "discard", "card": {"oak": 6}},
-        "two-element list",
+        "a pair of a species and a value from 1 to 8",
         H_DISCARD,
     ),
     (
@@ -468,7 +494,7 @@ ILLEGAL: list[tuple[str, ArboretumState, int, Any, str, str]] = [
         PLAY,
         0,
         {"type": "play", "card": ["lilac", 6], "cell": [0, 1]},
-        "lilac is not in play",
+        "Lilac is not in play in this game",
         H_CARDS,
     ),
     (
@@ -476,7 +502,7 @@ ILLEGAL: list[tuple[str, ArboretumState, int, Any, str, str]] = [
         DISCARD,
         0,
         {"type": "discard", "card": ["oak", 9]},
-        "from 1 to 8",
+        "a whole number from 1 to 8",
         H_CARDS,
     ),
     (
@@ -484,7 +510,7 @@ ILLEGAL: list[tuple[str, ArboretumState, int, Any, str, str]] = [
         DISCARD,
         0,
         {"type": "discard", "card": ["oak", 0]},
-        "from 1 to 8",
+        "a whole number from 1 to 8",
         H_CARDS,
     ),
     (
@@ -492,7 +518,7 @@ ILLEGAL: list[tuple[str, ArboretumState, int, Any, str, str]] = [
         DISCARD,
         0,
         {"type": "discard", "card": ["oak", True]},
-        "from 1 to 8",
+        "a whole number from 1 to 8",
         H_CARDS,
     ),
     (
@@ -500,7 +526,7 @@ ILLEGAL: list[tuple[str, ArboretumState, int, Any, str, str]] = [
         DISCARD,
         0,
         {"type": "discard", "card": ["oak", "6"]},
-        "from 1 to 8",
+        "a whole number from 1 to 8",
         H_CARDS,
     ),
     (
@@ -508,7 +534,7 @@ ILLEGAL: list[tuple[str, ArboretumState, int, Any, str, str]] = [
         DISCARD,
         0,
         {"type": "discard", "card": ["oak", 6.0]},
-        "from 1 to 8",
+        "a whole number from 1 to 8",
         H_CARDS,
     ),
     (
@@ -532,7 +558,7 @@ ILLEGAL: list[tuple[str, ArboretumState, int, Any, str, str]] = [
         PLAY,
         0,
         {"type": "play", "card": ["oak", 6]},
-        "two-integer list",
+        "choose a highlighted space of your arboretum",
         H_PLAY,
     ),
     (
@@ -540,7 +566,7 @@ ILLEGAL: list[tuple[str, ArboretumState, int, Any, str, str]] = [
         PLAY,
         0,
         {"type": "play", "card": ["oak", 6], "cell": [False, True]},
-        "two-integer list",
+        "a pair of whole numbers, its row and its column",
         H_PLAY,
     ),
     (
@@ -548,7 +574,7 @@ ILLEGAL: list[tuple[str, ArboretumState, int, Any, str, str]] = [
         PLAY,
         0,
         {"type": "play", "card": ["oak", 6], "cell": [0.0, 1.0]},
-        "two-integer list",
+        "a pair of whole numbers, its row and its column",
         H_PLAY,
     ),
     (
@@ -556,7 +582,7 @@ ILLEGAL: list[tuple[str, ArboretumState, int, Any, str, str]] = [
         PLAY,
         0,
         {"type": "play", "card": ["oak", 6], "cell": [0, 1, 2]},
-        "two-integer list",
+        "a pair of whole numbers, its row and its column",
         H_PLAY,
     ),
     (
@@ -564,7 +590,7 @@ ILLEGAL: list[tuple[str, ArboretumState, int, Any, str, str]] = [
         PLAY,
         0,
         {"type": "play", "card": ["oak", 6], "cell": "0,1"},
-        "two-integer list",
+        "a pair of whole numbers, its row and its column",
         H_PLAY,
     ),
     (
@@ -572,7 +598,7 @@ ILLEGAL: list[tuple[str, ArboretumState, int, Any, str, str]] = [
         PLAY,
         0,
         {"type": "play", "card": ["oak", 6], "cell": [0, 0]},
-        "already holds a tree",
+        "that spot already holds a tree",
         H_PLAY,
     ),
     (
@@ -580,7 +606,7 @@ ILLEGAL: list[tuple[str, ArboretumState, int, Any, str, str]] = [
         PLAY,
         0,
         {"type": "play", "card": ["oak", 6], "cell": [1, 1]},
-        "not orthogonally adjacent",
+        "not next to your arboretum",
         H_PLAY,
     ),
     (
@@ -588,7 +614,7 @@ ILLEGAL: list[tuple[str, ArboretumState, int, Any, str, str]] = [
         PLAY,
         0,
         {"type": "play", "card": ["oak", 6], "cell": [-40, 7]},
-        "not orthogonally adjacent",
+        "not next to your arboretum",
         H_PLAY,
     ),
 ]
@@ -610,10 +636,31 @@ def test_illegal_moves_are_refused_and_change_nothing(
     assert R.dump(state) == before
 
 
-def test_the_turn_reason_names_no_player() -> None:
+def test_the_turn_reason_names_the_player_as_the_log_does() -> None:
+    """The platform fills in ``{p0's}`` with the name ("it is Ana's turn")."""
     with pytest.raises(IllegalMove) as err:
         R.apply(PLAY, 1, {"type": "play", "card": ["oak", 6], "cell": [0, 1]})
-    assert err.value.reason == "it is seat 0's turn"
+    assert err.value.reason == "it is {p0's} turn"
+    assert fill_names(err.value.reason, ["Ana", "Bo"], 1) == "it is Ana's turn"
+
+
+def test_the_unknown_species_refusal_names_the_species_in_play() -> None:
+    with pytest.raises(IllegalMove) as err:
+        R.apply(PLAY, 0, {"type": "play", "card": ["pine", 6], "cell": [0, 1]})
+    assert err.value.reason == (
+        "unknown species: the species in this game are Cassia, Jacaranda, Olive, Maple, Oak, "
+        "Willow"
+    )
+
+
+@pytest.mark.parametrize("case", ILLEGAL, ids=[case[0] for case in ILLEGAL])
+def test_every_refusal_is_plain_words(case: tuple[str, ArboretumState, int, Any, str, str]) -> None:
+    """No list literal, Python value, identifier or quoted repr reaches a player, even for a
+    malformed move (app/web/words.py)."""
+    _, state, seat, move, _, _ = case
+    with pytest.raises(IllegalMove) as err:
+        GAME.apply(state, seat, move)
+    assert raw_fragment(fill_names(err.value.reason, ["Ana", "Bo"], seat)) is None
 
 
 def test_every_refusal_names_a_rule() -> None:
@@ -849,6 +896,7 @@ def test_view_of_a_seat() -> None:
         ["oak", 7],
         ["willow", 1],
     ]
+    assert view["hands"][0]["new"] == []  # not this seat's turn
     assert view["hands"][1] == {"count": 7, "cards": None}
     assert view["arboreta"] == [
         [{"cell": [0, 0], "card": ["cassia", 4]}, {"cell": [1, 0], "card": ["olive", 5]}],
@@ -898,12 +946,18 @@ def test_events_of_a_deck_draw() -> None:
     assert public.key == "arboretum.draw_deck"
     assert public.text == "{p1} drew from the deck"
     assert public.params == {"player": 1}
-    assert public.seats is None
+    assert public.seats is None and public.not_for == frozenset({1})
     assert private.key == "arboretum.draw_deck_private"
-    assert private.text == "You drew Oak 2 from the deck"
+    assert private.text == "{p1} drew Oak 2 from the deck"
     assert private.params == {"player": 1, "card": ["oak", 2]}
     assert private.seats == frozenset({1})
     assert not private.visible_to(0) and not private.visible_to(None)
+    # One line per reader: the drawer reads the card, everyone else that a card was drawn.
+    names = ["Ana", "Bo"]
+    read = {reader: [fill_names(e.text, names, reader) for e in (public, private)
+                     if e.visible_to(reader)] for reader in (0, 1, None)}
+    assert read == {0: ["Bo drew from the deck"], 1: ["You drew Oak 2 from the deck"],
+                    None: ["Bo drew from the deck"]}
 
 
 def test_events_of_a_discard_draw() -> None:
@@ -913,12 +967,18 @@ def test_events_of_a_discard_draw() -> None:
         species=[*SIX[:-1], "royal_poinciana"],
     )
     (line,) = events(state, 0, {"type": "draw", "source": 1})
-    assert line.text == "{p0} took Royal Poinciana 4 from {p1}'s discard pile"
+    assert line.text == "{p0} took Royal Poinciana 4 from {p1's} discard pile"
+    assert fill_names(line.text, ["Ana", "Bo"], 0) == (
+        "You took Royal Poinciana 4 from Bo's discard pile")
+    assert fill_names(line.text, ["Ana", "Bo"], 1) == (
+        "Ana took Royal Poinciana 4 from your discard pile")
     assert line.key == "arboretum.draw_discard"
     assert line.params == {"player": 0, "from": 1, "card": ["royal_poinciana", 4]}
     assert line.seats is None
     (line,) = events(state, 0, {"type": "draw", "source": 0})
-    assert line.text == "{p0} took Olive 6 from their own discard pile"
+    assert line.text == "{p0} took Olive 6 from {p0's} own discard pile"
+    assert fill_names(line.text, ["Ana", "Bo"], 0) == "You took Olive 6 from your own discard pile"
+    assert fill_names(line.text, ["Ana", "Bo"], 1) == "Ana took Olive 6 from Ana's own discard pile"
 
 
 def test_events_of_play_and_discard() -> None:
@@ -939,8 +999,9 @@ def test_events_of_the_last_card_the_skipped_draw_and_the_end() -> None:
         "arboretum.last_card",
         "arboretum.draw_skipped",
     ]
-    assert lines[2].text == "{p0} drew the last card of the deck: this is the last turn"
-    assert "skips the second draw" in lines[3].text
+    assert lines[2].text == "{p0} drew the last card of the deck: the game ends with this turn"
+    assert lines[3].text == (
+        "{p0} drew no second card: the deck and every discard pile were empty")
     state = R.apply(state, 0, {"type": "draw", "source": "deck"})
     state = R.apply(state, 0, {"type": "play", "card": ["oak", 6], "cell": [0, 0]})
     discard, over = events(state, 0, {"type": "discard", "card": ["cassia", 3]})
@@ -954,13 +1015,80 @@ def test_events_of_the_last_card_the_skipped_draw_and_the_end() -> None:
         "ranking": list(final.ranking),
         "winners": list(final.winners),
     }
-    assert over.text.startswith("Game over: {p0} ")
+    assert over.text.startswith("Game over. {p0} scored ")
+    assert over.text.endswith(" won.")
 
 
 def test_game_over_text_for_a_shared_win() -> None:
     state = make([[("oak", 5)], [("maple", 5)]], deck=[], step="discard", turn=1)
     _, over = events(state, 1, {"type": "discard", "card": ["maple", 5]})
-    assert over.text == "Game over: {p0} 0, {p1} 0. {p0} and {p1} share the win."
+    assert over.text == "Game over. {p0} scored 0 points and {p1} 0. {p0} and {p1} shared the win."
+    assert fill_names(over.text, ["Ana", "Bo"], 1) == (
+        "Game over. Ana scored 0 points and you 0. Ana and you shared the win.")
+
+
+def test_game_over_text_for_a_single_winner_of_three() -> None:
+    state = make([[("oak", 5)], [("maple", 5)], [("olive", 1)]], deck=[], step="discard",
+                 turn=2, arboreta=[[], [], [((0, 0), ("willow", 3)), ((0, 1), ("willow", 4))]])
+    _, over = events(state, 2, {"type": "discard", "card": ["olive", 1]})
+    assert over.text == "Game over. {p0} scored 0 points, {p1} 0 and {p2} 2. {p2} won."
+    assert fill_names(over.text, ["Ana", "Bo", "Cy"], 2) == (
+        "Game over. Ana scored 0 points, Bo 0 and you 2. You won.")
+
+
+# --- the cards just drawn ----------------------------------------------------------------------
+
+
+def new_cards(state: ArboretumState, seat: int | None) -> list[Any]:
+    return [hand.get("new") for hand in GAME.view(state, seat)["hands"]]
+
+
+def test_the_cards_drawn_this_turn_are_marked_for_their_owner_only() -> None:
+    state = make([HAND0, HAND1], deck=[("oak", 1), ("oak", 2)],
+                 discards=[[], [("olive", 7)]])
+    state = R.apply(state, 0, {"type": "draw", "source": "deck"})
+    assert new_cards(state, 0) == [[["oak", 2]], None]
+    state = R.apply(state, 0, {"type": "draw", "source": 1})
+    assert new_cards(state, 0) == [[["olive", 7], ["oak", 2]], None]  # in the hand's order
+    assert new_cards(state, 1) == [None, []]
+    assert new_cards(state, None) == [None, None]
+    state = R.apply(state, 0, {"type": "play", "card": ["oak", 2], "cell": [0, 0]})
+    assert new_cards(state, 0) == [[["olive", 7]], None]  # planted: no longer in hand
+    state = R.apply(state, 0, {"type": "discard", "card": ["cassia", 3]})
+    assert new_cards(state, 0) == [[], None]  # the turn is over
+    state = R.apply(state, 1, {"type": "draw", "source": "deck"})
+    assert new_cards(state, 1) == [None, [["oak", 1]]]
+
+
+def test_planting_an_older_card_keeps_the_new_ones_marked() -> None:
+    state = make([HAND0, HAND1], deck=[("oak", 1), ("oak", 2)])
+    state = R.apply(state, 0, {"type": "draw", "source": "deck"})
+    state = R.apply(state, 0, {"type": "draw", "source": "deck"})
+    state = R.apply(state, 0, {"type": "play", "card": ["willow", 1], "cell": [0, 0]})
+    assert new_cards(state, 0)[0] == [["oak", 1], ["oak", 2]]
+    state = R.apply(state, 0, {"type": "discard", "card": ["oak", 1]})
+    assert new_cards(state, 0)[0] == []
+
+
+def test_the_mark_survives_storage_and_games_stored_before_it_carry_on() -> None:
+    state = make([HAND0, HAND1], deck=[("oak", 1), ("oak", 2), ("oak", 3)])
+    state = R.apply(state, 0, {"type": "draw", "source": "deck"})
+    assert R.load(R.dump(state)) == state and R.dump(state)["just_drawn"] == 1
+    for moves, marked in (
+        (0, 0),  # the draw step: the draws made so far
+        (1, 1),
+        (2, 2),  # the play step: the cards beyond a hand of 7
+        (3, 0),  # after the play it is not known whether a new card was planted
+    ):
+        now = make([HAND0, HAND1], deck=[("oak", 1), ("oak", 2), ("oak", 3)])
+        for move in [{"type": "draw", "source": "deck"}] * min(moves, 2) + (
+            [{"type": "play", "card": ["oak", 6], "cell": [0, 0]}] if moves == 3 else []
+        ):
+            now = R.apply(now, 0, move)
+        old = R.dump(now)
+        del old["just_drawn"]
+        assert R.load(old).just_drawn == marked
+        assert R.load(old) == dataclasses.replace(now, just_drawn=marked)
 
 
 # --- storage -----------------------------------------------------------------------------------

@@ -29,8 +29,33 @@ def seat_status(state: ArboretumState, seat: int) -> SeatStatus:
 
 
 def regions(players: int) -> tuple[Region, ...]:
-    return tuple(Region(name, name) for name in ("status", "hand", "arboreta", "discards",
-                                                 "scoring"))
+    """The turn, the hand, the draw sources (deck and discard piles), the final scoring, and
+    one arboretum per seat (so that an opponent's board, folded on a phone, stays as its
+    reader left it while the others move)."""
+    return (*(Region(name, name) for name in ("status", "hand", "sources", "scoring")),
+            *(Region(f"arboretum-{seat}", "arboretum", seat) for seat in range(players)))
+
+
+def _luminance(colour: str) -> float:
+    """WCAG 2 relative luminance of a ``#rrggbb`` colour."""
+    def channel(c: float) -> float:
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5))
+    return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b)
+
+
+#: The ink of a card's value on its species' colour: white, or near-black where white is weak
+#: (Cassia's yellow, Magnolia's pink, Royal Poinciana's orange, Dogwood's white).
+DARK_INK, LIGHT_INK = "#1b1b1b", "#ffffff"
+
+
+def ink_on(colour: str) -> str:
+    """The ink with the higher contrast on ``colour`` (both of them, where it is ≥ 4.5:1)."""
+    lum = _luminance(colour)
+    on_light = (1.05) / (lum + 0.05)
+    on_dark = (lum + 0.05) / (_luminance(DARK_INK) + 0.05)
+    return LIGHT_INK if on_light >= on_dark else DARK_INK
 
 
 GAME = GameSpec(
@@ -60,7 +85,11 @@ GAME = GameSpec(
     dump=rules.dump,
     load=rules.load,
     conceal=views.conceal,
-    extras={"colours": data.COLOURS, "names": data.NAMES_EN},
+    extras={"colours": data.COLOURS, "inks": {s: ink_on(c) for s, c in data.COLOURS.items()},
+            "names": data.NAMES_EN},
+    asks={"card": "Choose a card from your hand first",
+          "cell": "Choose a highlighted space of your arboretum",
+          "source": "Choose the deck or a discard pile to draw from"},
 )
 
 __all__ = ["GAME"]

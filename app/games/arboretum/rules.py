@@ -15,7 +15,9 @@ spec: /work/shared/specs/arboretum.md).
   by its exact Spanish heading (:data:`RULEBOOK_HEADINGS`): the order of a turn's steps and
   turn order "Cómo jugar"; the draws "Robar 2 cartas"; the play "Jugar una carta de la mano en
   su arboreto"; the discard "Descartar una carta"; cards that do not exist in this game
-  "Preparación del mazo"; moves after the end "Puntuación".
+  "Preparación del mazo"; moves after the end "Puntuación". The reasons are plain words that
+  name players as ``{p0}`` (the platform fills in their names); a move that lacks its card or
+  cell is told to choose one ("choose a card from your hand first").
 
 Decisions where the rulebook is silent (each one is tested in tests/unit/test_arboretum_rules.py
 or, for scoring, tests/unit/test_arboretum_scoring.py):
@@ -42,7 +44,8 @@ or, for scoring, tests/unit/test_arboretum_scoring.py):
 The state is a frozen dataclass of tuples: ``apply`` returns a new state and never mutates its
 input. ``frontiers`` (the empty cells where each seat may plant next) is kept up to date
 incrementally for speed; it is derived from the arboreta, so ``dump`` leaves it out and
-``load`` recomputes it.
+``load`` recomputes it. ``just_drawn`` counts the cards of the current turn's draws still in
+hand, so that their owner sees them marked.
 """
 
 from __future__ import annotations
@@ -136,6 +139,11 @@ class ArboretumState:
     draws_left: int
     #: Derived from ``arboreta``: the cells where each seat may plant next.
     frontiers: tuple[frozenset[Cell], ...]
+    #: How many cards at the end of the hand of the seat whose turn it is were drawn this
+    #: turn (the hand keeps the order the cards were received, so they are its last cards):
+    #: what its owner sees marked as new. Games stored before it existed load with it
+    #: derived (:func:`load`).
+    just_drawn: int = 0
 
     @property
     def players(self) -> int:
@@ -184,39 +192,45 @@ def _without(cards: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
     return cards[:i] + cards[i + 1 :]
 
 
-def _short(value: object) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
 def _is_int(value: object) -> TypeGuard[int]:
     """An ``int`` that is not a ``bool``."""
     return type(value) is int
 
 
+def _p(seat: int) -> str:
+    """The token the platform replaces with the name of the player in ``seat``."""
+    return "{p" + str(seat) + "}"
+
+
+def _ps(seat: int) -> str:
+    """The token the platform replaces with that player's possessive ("Bo's", "your")."""
+    return "{p" + str(seat) + "'s}"
+
+
 def _parse_card(raw: object, species: tuple[str, ...], rule: str) -> Card:
     """The card a move names; a malformed one is refused under ``rule`` (the step's heading)."""
+    if raw is None:
+        raise IllegalMove("choose a card from your hand first", rule)
     if not isinstance(raw, (list, tuple)) or len(raw) != 2:
         raise IllegalMove(
-            f'a card is a two-element list [species, value] such as ["oak", 7], not {_short(raw)}',
-            rule,
+            "a card is a pair of a species and a value from 1 to 8, for example oak and 7", rule
         )
     kind, value = raw
     if not isinstance(kind, str) or kind not in SPECIES:
-        raise IllegalMove(
-            f"unknown species {_short(kind)}; species are: {', '.join(SPECIES)}", RULE_CARDS
-        )
+        known = ", ".join(NAMES_EN[s] for s in species)
+        raise IllegalMove(f"unknown species: the species in this game are {known}", RULE_CARDS)
     if kind not in species:
-        raise IllegalMove(f"{kind} is not in play in this game", RULE_CARDS)
+        raise IllegalMove(f"{NAMES_EN[kind]} is not in play in this game", RULE_CARDS)
     if not _is_int(value) or not LOWEST <= value <= HIGHEST:
         raise IllegalMove(
-            f"a card value is an integer from {LOWEST} to {HIGHEST}, not {_short(value)}",
-            RULE_CARDS,
+            f"a card's value is a whole number from {LOWEST} to {HIGHEST}", RULE_CARDS
         )
     return (kind, value)
 
 
 def _parse_cell(raw: object) -> Cell:
+    if raw is None:
+        raise IllegalMove("choose a highlighted space of your arboretum", RULE_PLAY)
     if (
         not isinstance(raw, (list, tuple))
         or len(raw) != 2
@@ -224,7 +238,7 @@ def _parse_cell(raw: object) -> Cell:
         or not _is_int(raw[1])
     ):
         raise IllegalMove(
-            f"a cell is a two-integer list [row, col] such as [0, 1], not {_short(raw)}",
+            "a space of an arboretum is a pair of whole numbers, its row and its column",
             RULE_PLAY,
         )
     return (raw[0], raw[1])
@@ -311,11 +325,12 @@ def apply(state: ArboretumState, seat: int, move: Move) -> ArboretumState:
     kind = move.get("type") if isinstance(move, dict) else None
     if not isinstance(kind, str) or kind not in MOVE_TYPES:
         raise IllegalMove(
-            f"unknown move type {_short(kind)}; expected one of: {', '.join(MOVE_TYPES)}",
+            "that is no step of a turn: a turn draws, plays and discards a card "
+            "(a move's type is draw, play or discard)",
             RULE_TURN,
         )
     if seat != state.turn:
-        raise IllegalMove(f"it is seat {state.turn}'s turn", RULE_TURN)
+        raise IllegalMove(f"it is {_ps(state.turn)} turn", RULE_TURN)
     step = state.step
     if kind == "draw":
         if step != STEP_DRAW:
@@ -344,17 +359,21 @@ def _draw(state: ArboretumState, seat: int, source: object) -> ArboretumState:
     elif _is_int(source):
         if not 0 <= source < len(hands):
             raise IllegalMove(
-                f"there is no seat {source}; seats are 0 to {len(hands) - 1}", RULE_DRAW
+                f"there is no discard pile number {source}: the seats are numbered 0 to "
+                f"{len(hands) - 1}",
+                RULE_DRAW,
             )
         pile = state.discards[source]
         if not pile:
-            raise IllegalMove(f"seat {source}'s discard pile is empty", RULE_DRAW)
+            raise IllegalMove(f"{_ps(source)} discard pile is empty", RULE_DRAW)
         card = pile[-1]
         deck = state.deck
         discards = _set(state.discards, source, pile[:-1])
     else:
         raise IllegalMove(
-            f'a draw source is "deck" or a seat number, not {_short(source)}', RULE_DRAW
+            "draw from the deck or from a discard pile (a source is the word deck or a "
+            "seat number)",
+            RULE_DRAW,
         )
     left = state.draws_left - 1
     after = ArboretumState(
@@ -368,6 +387,7 @@ def _draw(state: ArboretumState, seat: int, source: object) -> ArboretumState:
         STEP_DRAW if left else STEP_PLAY,
         left,
         state.frontiers,
+        state.just_drawn + 1,
     )
     return _skip_stuck_draw(after) if left else after
 
@@ -388,21 +408,27 @@ def _play(state: ArboretumState, seat: int, move: Move) -> ArboretumState:
     frontier = state.frontiers[seat]
     if plantings and cell not in frontier:
         if any(c == cell for c, _ in plantings):
-            raise IllegalMove(f"cell {list(cell)} already holds a tree", RULE_PLAY)
+            raise IllegalMove("that spot already holds a tree", RULE_PLAY)
         raise IllegalMove(
-            f"cell {list(cell)} is not orthogonally adjacent to your arboretum", RULE_PLAY
+            "that spot is not next to your arboretum: plant beside a tree, not diagonally",
+            RULE_PLAY,
         )
+    hand = state.hands[seat]
+    drawn = state.just_drawn
+    if hand.index(card) >= len(hand) - drawn:  # planted one of the cards drawn this turn
+        drawn -= 1
     return ArboretumState(
         state.seed,
         state.species,
         state.deck,
-        _set(state.hands, seat, _without(state.hands[seat], card)),
+        _set(state.hands, seat, _without(hand, card)),
         _set(state.arboreta, seat, (*plantings, (cell, card))),
         state.discards,
         state.turn,
         STEP_DISCARD,
         0,
         _set(state.frontiers, seat, _grown_frontier(frontier, plantings, cell)),
+        drawn,
     )
 
 
@@ -414,7 +440,7 @@ def _discard(state: ArboretumState, seat: int, move: Move) -> ArboretumState:
         turn, step, draws = state.turn, STEP_OVER, 0
     else:
         turn, step, draws = (state.turn + 1) % len(hands), STEP_DRAW, DRAWS_PER_TURN
-    return ArboretumState(
+    return ArboretumState(  # the turn is over: no card of the next hand is new yet
         state.seed,
         state.species,
         state.deck,
@@ -637,11 +663,24 @@ def dump(state: ArboretumState) -> JSON:
         "turn": state.turn,
         "step": state.step,
         "draws_left": state.draws_left,
+        "just_drawn": state.just_drawn,
     }
 
 
+def _just_drawn_before_it_was_stored(step: str, draws_left: int, held: int) -> int:
+    """``just_drawn`` of a state stored without it: every turn starts with a hand of 7 and
+    adds the cards drawn at its end, so they are known until the play; once a card is
+    planted, whether it was one of them is not, and none is marked for the rest of the turn."""
+    if step == STEP_DRAW:
+        return DRAWS_PER_TURN - draws_left
+    if step == STEP_PLAY:
+        return max(0, held - HAND_SIZE)
+    return 0
+
+
 def load(data: JSON) -> ArboretumState:
-    """The state :func:`dump` produced."""
+    """The state :func:`dump` produced, or an older dump without ``just_drawn`` (games stored
+    before it carry on)."""
 
     def cards(items: Iterable[Sequence[Any]]) -> tuple[Card, ...]:
         return tuple((str(s), int(v)) for s, v in items)
@@ -653,15 +692,24 @@ def load(data: JSON) -> ArboretumState:
     step = str(data["step"])
     if step not in STEPS:
         raise ValueError(f"unknown step {step!r}")
+    hands = tuple(cards(hand) for hand in data["hands"])
+    turn = int(data["turn"])
+    draws_left = int(data["draws_left"])
+    just_drawn = data.get("just_drawn")
     return ArboretumState(
         seed=int(data["seed"]),
         species=tuple(str(s) for s in data["species"]),
         deck=cards(data["deck"]),
-        hands=tuple(cards(hand) for hand in data["hands"]),
+        hands=hands,
         arboreta=arboreta,
         discards=tuple(cards(pile) for pile in data["discards"]),
-        turn=int(data["turn"]),
+        turn=turn,
         step=step,
-        draws_left=int(data["draws_left"]),
+        draws_left=draws_left,
         frontiers=tuple(frontier_of(p) for p in arboreta),
+        just_drawn=(
+            _just_drawn_before_it_was_stored(step, draws_left, len(hands[turn]))
+            if just_drawn is None
+            else int(just_drawn)
+        ),
     )

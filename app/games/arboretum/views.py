@@ -3,7 +3,12 @@
 Hidden information (rulebook "Cómo jugar"; spec §Turn): the cards in each hand (the others see
 only the count) and the deck (everyone sees its size, nobody its content or order). Arboreta and
 discard piles are public in full. Scoring reveals every hand (rulebook "Puntuación de los
-caminos": the players reveal their cards), so once the game is over all hands are shown.
+caminos": the players reveal their cards), so once the game is over all hands are shown. The
+cards a player drew this turn are marked new in that player's own view only.
+
+The log speaks in the past tense and names players as ``{p0}`` / ``{p0's}``, so each reader
+reads "You …" for their own moves; a draw from the deck is one line per reader: the card for
+the drawer, "drew from the deck" for everyone else.
 """
 
 from __future__ import annotations
@@ -35,8 +40,17 @@ def _hand_cards(hand: tuple[Card, ...]) -> list[list[str | int]]:
     return [_card(c) for c in sorted(hand, key=lambda c: (_ORDER[c[0]], c[1]))]
 
 
+def _just_drawn(state: ArboretumState, seat: int) -> list[list[str | int]]:
+    """The cards ``seat`` drew this turn and still holds (the last ones of its hand)."""
+    if seat != state.turn or not state.just_drawn:
+        return []
+    return _hand_cards(state.hands[seat][-state.just_drawn :])
+
+
 def view(state: ArboretumState, seat: int | None) -> JSON:
-    """The JSON-ready table as ``seat`` sees it (``None``, or any non-seat: a spectator)."""
+    """The JSON-ready table as ``seat`` sees it (``None``, or any non-seat: a spectator).
+    The seat's own hand also has ``new``: the cards it drew this turn (nobody else's hand
+    has it)."""
     over = state.step == STEP_OVER
     return {
         "players": state.players,
@@ -49,6 +63,7 @@ def view(state: ArboretumState, seat: int | None) -> JSON:
             {
                 "count": len(hand),
                 "cards": _hand_cards(hand) if over or i == seat else None,
+                **({"new": _just_drawn(state, i)} if i == seat else {}),
             }
             for i, hand in enumerate(state.hands)
         ],
@@ -69,8 +84,14 @@ def _p(seat: int) -> str:
     return "{p" + str(seat) + "}"
 
 
+def _ps(seat: int) -> str:
+    """The token the platform replaces with that player's possessive ("Bo's", "your")."""
+    return "{p" + str(seat) + "'s}"
+
+
 def events(before: ArboretumState, seat: int, move: Move, after: ArboretumState) -> list[Event]:
-    """The log lines of an applied move. Public lines never name a hidden card."""
+    """The log lines of an applied move, one per happening for every reader. Public lines
+    never name a hidden card."""
     me = _p(seat)
     kind = move["type"]
     lines: list[Event] = []
@@ -78,30 +99,38 @@ def events(before: ArboretumState, seat: int, move: Move, after: ArboretumState)
         source = move["source"]
         if source == "deck":
             card = before.deck[-1]
-            lines.append(Event("arboretum.draw_deck", f"{me} drew from the deck", {"player": seat}))
+            drawer = frozenset((seat,))
+            lines.append(
+                Event(
+                    "arboretum.draw_deck",
+                    f"{me} drew from the deck",
+                    {"player": seat},
+                    not_for=drawer,
+                )
+            )
             lines.append(
                 Event(
                     "arboretum.draw_deck_private",
-                    f"You drew {card_name(card)} from the deck",
+                    f"{me} drew {card_name(card)} from the deck",
                     {"player": seat, "card": _card(card)},
-                    seats=frozenset((seat,)),
+                    seats=drawer,
                 )
             )
             if not after.deck:
                 lines.append(
                     Event(
                         "arboretum.last_card",
-                        f"{me} drew the last card of the deck: this is the last turn",
+                        f"{me} drew the last card of the deck: the game ends with this turn",
                         {"player": seat},
                     )
                 )
         else:
             card = before.discards[source][-1]
-            pile = "their own discard pile" if source == seat else f"{_p(source)}'s discard pile"
+            pile = f"{_ps(seat)} own" if source == seat else _ps(source)
             lines.append(
                 Event(
                     "arboretum.draw_discard",
-                    f"{me} took {card_name(card)} from {pile}",
+                    f"{me} took {card_name(card)} from {pile} discard pile",
                     {"player": seat, "from": source, "card": _card(card)},
                 )
             )
@@ -109,7 +138,7 @@ def events(before: ArboretumState, seat: int, move: Move, after: ArboretumState)
             lines.append(
                 Event(
                     "arboretum.draw_skipped",
-                    f"{me} skips the second draw: the deck and every discard pile are empty",
+                    f"{me} drew no second card: the deck and every discard pile were empty",
                     {"player": seat},
                 )
             )
@@ -137,18 +166,23 @@ def events(before: ArboretumState, seat: int, move: Move, after: ArboretumState)
     return lines
 
 
+def _and(items: list[str]) -> str:
+    """"Ana", "Ana and Bo", "Ana, Bo and Cy"."""
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
 def _game_over(state: ArboretumState) -> Event:
+    """Rulebook "Anunciar el ganador": every score, then the winner or those sharing the win."""
     final = result(state)
     assert final is not None
-    scores = ", ".join(f"{_p(seat)} {points}" for seat, points in enumerate(final.scores))
-    names = [_p(seat) for seat in final.winners]
-    if len(names) == 1:
-        verdict = f"{names[0]} wins"
-    else:
-        verdict = f"{', '.join(names[:-1])} and {names[-1]} share the win"
+    scores = final.scores
+    unit = "point" if scores[0] == 1 else "points"
+    scored = [f"{_p(0)} scored {scores[0]} {unit}",
+              *(f"{_p(seat)} {points}" for seat, points in enumerate(scores) if seat)]
+    verdict = "won" if len(final.winners) == 1 else "shared the win"
     return Event(
         "arboretum.game_over",
-        f"Game over: {scores}. {verdict}.",
+        f"Game over. {_and(scored)}. {_and([_p(seat) for seat in final.winners])} {verdict}.",
         {
             "scores": list(final.scores),
             "ranking": list(final.ranking),

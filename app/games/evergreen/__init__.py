@@ -54,6 +54,11 @@ GAME = GameSpec(
     dump=rules.dump,
     load=rules.load,
     conceal=views.conceal,
+    asks={
+        "card": "Take a card from the row first",
+        "cell": "Choose a lit space on your planet first",
+        "by": "Choose what to do first: a tool above your planet",
+    },
 )
 
 __all__ = ["GAME"]

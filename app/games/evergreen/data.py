@@ -49,6 +49,31 @@ BIOME_NAMES: Final = {
     "wild": {"en": "Wild", "es": "Salvaje", "de": "Freies Biom"},
 }
 
+#: The powers as the rulebooks name their effects, in English words (ES «Plantar Brote»,
+#: «Cultivar Árbol pequeño/grande», «Plantar Arbusto», «Colocar Lago», «Florecimiento»; DE
+#: «Spross pflanzen», «Kleinen/Großen Baum wachsen lassen», «Busch pflanzen», «See anlegen»,
+#: «Knospen zählen»).
+POWER_NAMES: Final = {
+    "sprout": "plant a sprout",
+    "grow_small": "grow a small tree",
+    "grow_large": "grow a large tree",
+    "bush": "plant a bush",
+    "lake": "place a lake",
+    "bloom": "bloom",
+}
+
+#: The pieces in English words (singular, plural).
+PIECE_NAMES: Final = {
+    "sprout": ("sprout", "sprouts"),
+    "small": ("small tree", "small trees"),
+    "large": ("large tree", "large trees"),
+    "bush": ("bush", "bushes"),
+    "lake": ("lake", "lakes"),
+}
+
+#: The sun's sides in words.
+SIDE_NAMES: Final = {"N": "north", "E": "east", "S": "south", "W": "west"}
+
 #: Biome colours for the UI (hex).
 BIOME_COLOURS: Final = {
     "snow": "#e6eef5",

@@ -36,8 +36,10 @@ from app.games.evergreen.data import (
     CARD_IDS,
     CARDS,
     CRACKS,
+    PIECE_NAMES,
     PLANET,
     PLAYABLE,
+    POWER_NAMES,
     POWERS,
     ROW_SIZE,
     SEASONS,
@@ -69,10 +71,19 @@ OVER: str = "over"
 SETUP_ICONS = 5
 #: EFF-2: what a grow turns each growable piece into.
 GROWS_TO: dict[str, str] = {"sprout": "small", "small": "large"}
-_ORTHOGONAL: tuple[Cell, ...] = ((-1, 0), (1, 0), (0, -1), (0, 1))
+ORTHOGONAL: tuple[Cell, ...] = ((-1, 0), (1, 0), (0, -1), (0, 1))
 MOVE_TYPES = ("pick", "plant", "grow", "power", "bush", "lake", "undo", "done")
 #: Maximum number of action effects per action (ACT-1…4), for "the action is finished".
 ACTION_SIZE: dict[str, int] = {"A": 3, "B": 2, "C": 2, "D": 1}
+#: POW-3: why a power has nothing to work on, in words (refusals and the table's notes).
+NOTHING_FOR: dict[str, str] = {
+    "sprout": "no empty space is left for a sprout",
+    "grow_small": "no sprout is left to grow into a small tree",
+    "grow_large": "no small tree is left to grow into a large tree",
+    "bush": "no empty space is left for a bush",
+    "lake": "no empty space is left for a lake",
+    "bloom": "",
+}
 
 
 class Options(BaseModel):
@@ -537,7 +548,8 @@ def _need_empty(board: Board, cell: Cell) -> None:
     if cell in CRACKS:
         raise IllegalMove("nothing may be put on a crack", "EFF-3")
     if cell in board.planet:
-        raise IllegalMove(f"cell {list(cell)} is not empty", "EFF-1")
+        raise IllegalMove(f"that space already holds a {PIECE_NAMES[board.planet[cell]][0]}",
+                          "EFF-1")
 
 
 def _need_growable(board: Board, cell: Cell) -> str:
@@ -545,10 +557,8 @@ def _need_growable(board: Board, cell: Cell) -> str:
         raise IllegalMove("nothing grows on a crack", "EFF-3")
     piece = board.planet.get(cell)
     if piece not in GROWS_TO:
-        what = piece or "nothing"
-        raise IllegalMove(
-            f"only a sprout or a small tree can grow; cell {list(cell)} holds {what}", "EFF-2"
-        )
+        what = f"holds a {PIECE_NAMES[piece][0]}" if piece else "is empty"
+        raise IllegalMove(f"only a sprout or a small tree can grow; that space {what}", "EFF-2")
     return piece
 
 
@@ -585,7 +595,9 @@ def _step(
     steps = (*turn.steps, step)
     if kind == "done":
         if not replay and owes_application(turn):
-            raise IllegalMove(f"apply the {card.power} power at least once before done", "POW-3")
+            raise IllegalMove(
+                f"use your power ({POWER_NAMES[card.power]}) at least once before you finish, "
+                "or undo it", "POW-3")
         return board, replace(
             turn,
             steps=steps,
@@ -598,15 +610,14 @@ def _step(
         )
     if kind == "power":
         if turn.activated:
-            raise IllegalMove("the power was already activated this round", "POW-1")
+            raise IllegalMove("you already used your power this round", "POW-1")
         index = POWERS.index(card.power)
         position = min(board.tracks[index] + 1, TRACK_END)
         value = TRACKS[card.power][position]
         if not replay and not (can_apply(board, card.power) and value > 0):
             raise IllegalMove(
-                f"the {card.power} power has no legal application now, so it cannot be activated",
-                "POW-3",
-            )
+                f"your power ({POWER_NAMES[card.power]}) cannot be used now: "
+                f"{NOTHING_FOR[card.power]}", "POW-3")
         tracks = (*board.tracks[:index], position, *board.tracks[index + 1 :])
         board = replace(board, tracks=tracks)
         budget, applied = value, 0
@@ -625,11 +636,11 @@ def _step(
         raise IllegalMove("this move needs a cell", "MOV-3")
     if by == "action":
         if turn.action_closed and turn.activated and not turn.power_closed:
-            raise IllegalMove("activating the power after the action closed the action", "TIM-2")
+            raise IllegalMove("your action ended when you used the power after it", "TIM-2")
         if not replay and owes_application(turn):
             raise IllegalMove(
-                f"apply the {card.power} power at least once before the action", "POW-3"
-            )
+                f"use your power ({POWER_NAMES[card.power]}) at least once before the action",
+                "POW-3")
         if kind == "plant":
             _need_empty(board, cell)
             piece = "sprout"
@@ -653,14 +664,15 @@ def _step(
     # power applications (POW-3…5) and lake grows
     if by == "lake":
         if turn.lake is None:
-            raise IllegalMove("lake grows come right after placing a lake", "POW-5")
+            raise IllegalMove("a lake grows trees right after it is placed", "POW-5")
         lr, lc = turn.lake
-        if (cell[0] - lr, cell[1] - lc) not in _ORTHOGONAL:
-            raise IllegalMove("a lake grows only cells orthogonally next to it", "POW-5")
+        if (cell[0] - lr, cell[1] - lc) not in ORTHOGONAL:
+            raise IllegalMove("a lake grows only the spaces right beside it, not diagonally",
+                              "POW-5")
         if cell in turn.lake_grown:
-            raise IllegalMove("this lake already grew that cell", "POW-5")
+            raise IllegalMove("this lake already grew that space", "POW-5")
         if len(turn.lake_grown) >= 2:
-            raise IllegalMove("a lake grows at most 2 cells", "POW-5")
+            raise IllegalMove("a lake grows at most 2 trees", "POW-5")
         piece = GROWS_TO[_need_growable(board, cell)]
         return replace(board, planet=_set(board.planet, cell, piece)), replace(
             turn, steps=steps, lake_grown=(*turn.lake_grown, cell)
@@ -673,19 +685,23 @@ def _step(
     }[kind]
     if card.power not in wanted:
         rule = "POW-5" if kind == "lake" else "POW-4"
-        raise IllegalMove(f"this round's power is {card.power}, not {' or '.join(wanted)}", rule)
+        names = " or ".join(POWER_NAMES[power] for power in wanted)
+        raise IllegalMove(
+            f"your power this round is {POWER_NAMES[card.power]}, not {names}", rule)
     if not turn.activated:
-        raise IllegalMove("activate the power first", "POW-2")
+        raise IllegalMove("use the power first: it moves up its track", "POW-2")
     if turn.power_closed:
-        raise IllegalMove("an action effect after the power closed the power", "TIM-2")
+        raise IllegalMove("your power ended when you went back to your action", "TIM-2")
     if turn.budget_left <= 0:
-        raise IllegalMove("the power's budget is used up", "POW-3")
+        raise IllegalMove("your power has no uses left this round", "POW-3")
     if kind == "grow":
         need = "sprout" if card.power == "grow_small" else "small"
         if cell in CRACKS:
             raise IllegalMove("nothing grows on a crack", "EFF-3")
         if board.planet.get(cell) != need:
-            raise IllegalMove(f"{card.power} grows a {need} only", "POW-4")
+            raise IllegalMove(
+                f"{POWER_NAMES[card.power]} turns a {PIECE_NAMES[need][0]} into a "
+                f"{PIECE_NAMES[GROWS_TO[need]][0]}, and nothing else", "POW-4")
         piece = GROWS_TO[need]
     else:
         _need_empty(board, cell)
@@ -697,12 +713,12 @@ def _step(
 
 
 _ACTION_REASONS: dict[str, str] = {
-    "ACT-1": "action A plants up to 3 sprouts and nothing else",
-    "ACT-2": "action B grows up to 2 trees on different cells",
-    "ACT-3": "action C plants 1 sprout and grows 1 tree on a different cell",
-    "ACT-4": "action D makes exactly one effect",
-    "ACT-5": "actions A, B and C stay in the biome of the card taken this round",
-    "ACT-6": "no action allows this effect",
+    "ACT-1": "an action of sprouts plants up to 3 sprouts and grows nothing (action A)",
+    "ACT-2": "an action of growing grows up to 2 trees, each on another space (action B)",
+    "ACT-3": "a mixed action plants 1 sprout and grows 1 tree on another space (action C)",
+    "ACT-4": "outside your card's biome, the action is a single sprout or grow (action D)",
+    "ACT-5": "your action stays in the biome of your card, or is a single effect (action D)",
+    "ACT-6": "no action allows this",
 }
 
 
@@ -740,26 +756,27 @@ def _is_int(value: object) -> bool:
 def parse_move(move: object) -> tuple[str, Any, str, Cell | None]:
     """MOV-3: check the move's shape; returns (type, card, by, cell)."""
     if not isinstance(move, dict):
-        raise IllegalMove("a move is a JSON object", "MOV-3")
+        raise IllegalMove("a move is a JSON object with a type", "MOV-3")
     kind = move.get("type")
     if not isinstance(kind, str) or kind not in MOVE_FIELDS:
         raise IllegalMove(
-            f"unknown move type {kind!r}; expected one of: {', '.join(MOVE_TYPES)}", "MOV-3"
+            f"unknown move type: a move is one of {', '.join(MOVE_TYPES)}", "MOV-3"
         )
     keys = set(move)
     if keys != MOVE_FIELDS[kind]:
         missing = sorted(MOVE_FIELDS[kind] - keys)
         extra = sorted(keys - MOVE_FIELDS[kind])
-        detail = f"missing {', '.join(missing)}" if missing else f"unknown {', '.join(extra)}"
-        raise IllegalMove(f"malformed {kind} move: {detail}", "MOV-3")
+        detail = (f"it needs {' and '.join(missing)}" if missing
+                  else f"it has no {' or '.join(extra)}")
+        raise IllegalMove(f"a {kind} move is malformed: {detail}", "MOV-3")
     card = move.get("card")
     if kind == "pick" and not _is_int(card):
-        raise IllegalMove("card must be a card id (an integer)", "MOV-3")
+        raise IllegalMove("a pick names a card of the row by its number", "MOV-3")
     by = ""
     if kind in _BY:
         raw = move["by"]
         if not isinstance(raw, str) or raw not in _BY[kind]:
-            raise IllegalMove(f"by must be one of: {', '.join(_BY[kind])}", "MOV-3")
+            raise IllegalMove(f"a {kind} move is made by {' or '.join(_BY[kind])}", "MOV-3")
         by = raw
     elif kind in ("bush", "lake"):
         by = "power"
@@ -771,10 +788,10 @@ def parse_move(move: object) -> tuple[str, Any, str, Cell | None]:
             or len(raw_cell) != 2
             or not all(_is_int(x) for x in raw_cell)
         ):
-            raise IllegalMove("cell must be [row, col] with two integers", "MOV-3")
+            raise IllegalMove("a cell is a row and a column, two whole numbers", "MOV-3")
         cell = (raw_cell[0], raw_cell[1])
         if cell not in PLANET and cell not in CRACKS:
-            raise IllegalMove(f"cell {list(cell)} is not on the planet", "EFF-3")
+            raise IllegalMove("that space is not on the planet", "EFF-3")
     return kind, card, by, cell
 
 
@@ -792,7 +809,7 @@ def done_for_now(state: State, seat: int) -> IllegalMove | None:
     """TIM-3: a seat that sent ``done`` has finished the act phase; its moves conflict with
     the phase until the next round (a seat waiting for its pick just waits: None)."""
     if state.phase == ACT and 0 <= seat < len(state.turns) and state.turns[seat].done:
-        return IllegalMove("you are done for this round: done is final", "TIM-3")
+        return IllegalMove("you are done for this round", "TIM-3")
     return None
 
 
@@ -800,19 +817,19 @@ def apply(state: State, seat: int, move: Move) -> State:
     """Check and play ``move`` for ``seat``, then run the automatic steps (spec §3)."""
     kind, card, by, cell = parse_move(move)
     if not _is_int(seat) or not 0 <= seat < state.players:
-        raise IllegalMove("no such seat", "MOV-1")
+        raise IllegalMove("there is no such seat at this table", "MOV-1")
     if state.phase == OVER:
         raise IllegalMove("the game is over", "MOV-1")
     if kind == "pick":
         if state.phase != SELECT:
-            raise IllegalMove("cards are picked in the selection phase", "MOV-1")
+            raise IllegalMove("cards are taken in the selection, before the actions", "MOV-1")
         if picker(state) != seat:
-            raise IllegalMove("it is not your pick", "MOV-1")
+            raise IllegalMove("it is not your turn to take a card", "MOV-1")
         if card not in state.row:
-            raise IllegalMove(f"card {card} is not in the row", "SEL-3")
+            raise IllegalMove("that card is not in the row", "SEL-3")
         return _advance(_pick(state, seat, state.row.index(card)))
     if state.phase != ACT:
-        raise IllegalMove("this move belongs to the actions and power phase", "MOV-1")
+        raise IllegalMove("planting and growing wait until everyone has taken a card", "MOV-1")
     turn = state.turns[seat]
     if turn.done:
         raise IllegalMove("you are done for this round", "TIM-3")
@@ -873,7 +890,7 @@ def legal_moves(state: State, seat: int) -> list[Move]:
                 moves.append({"type": power, "cell": list(cell)})
     if power_open and turn.lake is not None and len(turn.lake_grown) < 2:
         lr, lc = turn.lake
-        for dr, dc in _ORTHOGONAL:
+        for dr, dc in ORTHOGONAL:
             cell = (lr + dr, lc + dc)
             if cell in PLANET and planet.get(cell) in GROWS_TO and cell not in turn.lake_grown:
                 moves.append({"type": "grow", "cell": list(cell), "by": "lake"})

@@ -10,8 +10,8 @@ holds the seed or the RNG counter (MOV-6). Other seats' act-phase steps are visi
       "you": 0 | null, "players": 2, "solo": false,
       "phase": "select" | "act" | "over",
       "season": "spring", "season_index": 0, "round": 1, "rounds_in_season": 5,
-      "seasons": [{"id", "rounds", "sun", "current", "past"}],      # sun per season
-      "sun": "N", "shadow": "S", "shadow_step": [1, 0],               # light side, shadow way
+      "seasons": [{"id", "rounds", "sun", "sun_name", "current", "past"}],
+      "sun": "N", "sun_name": "north", "shadow": "S", "shadow_step": [1, 0],
       "picker": 0 | null, "picker_seat": 0 | null,                     # whose pick it is
       "first_player": 0, "marker": {"holder": 0 | null, "slot": 1 | null},
       "active_seats": [0, 1],
@@ -33,15 +33,19 @@ holds the seed or the RNG counter (MOV-6). Other seats' act-phase steps are visi
                                  "budget_left", "applied", "lake": [r, c] | null,
                                  "lake_grows_used": [[r, c]]},
                                  "steps": [move], "done"},              # MOV-2
-                 "done": bool, "status": "choosing" | "placing: …" | "done" | …}],
-      "cards": {"7": {"id", "biome", "top", "icons", "power", "colour"}},   # all 42 cards
+                 "done": bool, "status": "choosing a card" | "action done; power: …" | …}],
+      "cards": {"7": {"id", "biome", "top", "icons", "power", "colour", "label",
+                      "biome_name", "power_name"}},                    # all 42 cards
       "biomes": [{"id", "colour", "names"}], "powers": [...], "actions": [...],
-      "result": null | Result.to_json()
+      "result": null | Result.to_json(),
+      "guide": null | {"tools": [{"id", "label", "move", "cells"}], "chosen", "notes",
+                       "power_now"}                                     # your own act phase
     }
 
 ``events(before, seat, move, after)`` describes a move and the automatic steps it triggered
-(automa picks, marker, cleanup, season scoring, season change, game end). Texts use ``{p0}``,
-``{p1}`` … for player names, which the platform substitutes.
+(automa picks, marker, cleanup, season scoring, season change, game end) in the past tense and
+the rulebook's words. Texts use ``{p0}``, ``{p1}`` … for player names, which the platform
+fills in ("You" for the reader's own seat).
 """
 
 from __future__ import annotations
@@ -58,46 +62,77 @@ from app.games.evergreen.data import (
     CARDS,
     CRACKS,
     DATA_NOTE,
+    PIECE_NAMES,
     PLANET,
+    POWER_NAMES,
     POWERS,
     SEASONS,
+    SIDE_NAMES,
     SIZE,
+    TRACK_END,
     TRACKS,
+    WILD,
     Card,
 )
 from app.games.evergreen.rules import (
     ACT,
-    ACTION_SIZE,
+    GROWS_TO,
+    NOTHING_FOR,
+    ORTHOGONAL,
     OVER,
+    PLAYABLE,
     SELECT,
     State,
     Turn,
     active_seats,
     automa,
+    consistent_actions,
     current_card,
     fertility,
+    legal_moves,
+    owes_application,
     participants,
     picker,
     result,
+    solo_title,
     sun_after,
 )
 from app.games.evergreen.scoring import SHADOW_STEP, forests, lit_trees
 
 #: The side shadows point to, per sun side (LGT-1).
 SHADOW_SIDE: dict[str, str] = {"N": "S", "S": "N", "E": "W", "W": "E"}
-_UNITS: dict[str, tuple[str, str]] = {"plant": ("sprout", "sprouts"), "grow": ("grow", "grows")}
+#: What one application of each power puts on the planet, and the verb for it.
+_POWER_PIECE: dict[str, tuple[str, str]] = {
+    "sprout": ("planted", "sprout"),
+    "grow_small": ("grew", "small"),
+    "grow_large": ("grew", "large"),
+    "bush": ("planted", "bush"),
+    "lake": ("placed", "lake"),
+}
+#: The tools a player clicks spaces with, in the order the table lists them: (move type,
+#: ``by``) → id. A cell that fits several tools prefers the last listed here first (a lake's
+#: grows, then the power, then the action: an action effect closes an open power, TIM-2).
+TOOLS: tuple[tuple[str, str], ...] = (
+    ("plant", "action"), ("grow", "action"), ("plant", "power"), ("grow", "power"),
+    ("bush", "power"), ("lake", "power"), ("grow", "lake"),
+)
 
-_CARD_DATA: dict[str, JSON] = {
-    str(card.id): {
+
+_TOP_WORDS: dict[str, str] = {"fertility": "fertility", "aridity": "aridity", "none": ""}
+
+
+def _card_json(card: Card) -> JSON:
+    return {
         "id": card.id,
         "biome": card.biome,
         "top": card.top,
         "icons": card.icons,
         "power": card.power,
         "colour": BIOME_COLOURS[card.biome],
+        "label": card_label(card.id),
+        "biome_name": BIOME_NAMES[card.biome]["en"],
+        "power_name": POWER_NAMES[card.power],
     }
-    for card in CARDS.values()
-}
 
 
 def name(state: State, who: int) -> str:
@@ -109,52 +144,129 @@ def _cap(text: str) -> str:
     return text[0].upper() + text[1:]
 
 
+def _count(n: int, piece: str, more: bool = False) -> str:
+    """"1 sprout", "2 small trees", "2 more sprouts"."""
+    singular, plural = PIECE_NAMES[piece]
+    return f"{n} {'more ' if more else ''}{singular if n == 1 else plural}"
+
+
 def card_label(card_id: int) -> str:
+    """A card as a player reads it: its biome, its power and its top icon in words, e.g.
+    "Flowers (grow a large tree, aridity)" (one card per biome and power, spec §1.1)."""
     card = CARDS[card_id]
-    top = {"fertility": f"{card.icons} fertility", "aridity": "aridity", "none": "no icon"}
-    return f"card {card_id} ({card.biome}, {card.power}, {top[card.top]})"
+    top = {"fertility": f", {card.icons} fertility", "aridity": ", aridity", "none": ""}
+    return f"{BIOME_NAMES[card.biome]['en']} ({POWER_NAMES[card.power]}{top[card.top]})"
+
+
+def _tool_id(move: Move) -> str:
+    by = move.get("by", "power")
+    return f"{move['type']}-{by}"
+
+
+def tool_label(tool: str, power: str) -> str:
+    """The words on a tool: "Action: plant a sprout", "Power: grow a small tree"."""
+    kind, by = tool.split("-")
+    if by == "action":
+        return "Action: plant a sprout" if kind == "plant" else "Action: grow a tree"
+    if by == "lake":
+        return "Lake: grow a tree beside it"
+    return f"Power: {POWER_NAMES[power]}"
 
 
 # --- the turn record ---------------------------------------------------------------------------
 
 
-def _action_status(turn: Turn) -> str:
-    """ACT-6: describe the action through its most open consistent action."""
-    if not turn.effects:
-        return "action not started" if not turn.action_closed else "no action effect"
-    best = max(turn.actions, key=lambda a: (ACTION_SIZE[a] - len(turn.effects), -ord(a)))
+def _action_left(turn: Turn) -> tuple[int, int]:
+    """ACT-1…4: the most sprouts and the most grows the consistent actions still allow (D
+    allows nothing more once it has its one effect)."""
+    plants = sum(1 for kind, _ in turn.effects if kind == "plant")
+    grows = len(turn.effects) - plants
+    left = {"A": (3 - plants, 0), "B": (0, 2 - grows), "C": (1 - plants, 1 - grows),
+            "D": (1 - len(turn.effects), 1 - len(turn.effects))}
+    return (max(left[a][0] for a in turn.actions), max(left[a][1] for a in turn.actions))
+
+
+def _action_fits(state: State, seat: int) -> bool:
+    """Whether one more action effect of the seat fits somewhere (ACT-1…6, EFF-1…3)."""
+    board, turn = state.boards[seat], state.turns[seat]
+    biome = current_card(state, seat).biome
+    for cell in PLAYABLE:
+        piece = board.planet.get(cell)
+        effect = "plant" if piece is None else "grow" if piece in GROWS_TO else None
+        if effect and consistent_actions(turn.actions, (*turn.effects, (effect, cell)), biome):
+            return True
+    return False
+
+
+def _lake_fits(state: State, seat: int) -> bool:
+    """POW-5: a sprout or small tree beside the open lake that it has not grown yet."""
+    turn, planet = state.turns[seat], state.boards[seat].planet
+    if turn.lake is None:
+        return False
+    r, c = turn.lake
+    return any(planet.get((r + dr, c + dc)) in GROWS_TO and (r + dr, c + dc) in PLANET
+               and (r + dr, c + dc) not in turn.lake_grown for dr, dc in ORTHOGONAL)
+
+
+def _power_fits(state: State, seat: int, power: str) -> bool:
+    """POW-3/4: one more application of the power has a target."""
+    planet = state.boards[seat].planet
+    if power in ("sprout", "bush", "lake"):
+        return any(cell not in planet for cell in PLAYABLE)
+    return ("sprout" if power == "grow_small" else "small") in planet.values()
+
+
+def _action_status(state: State, seat: int) -> str:
+    turn = state.turns[seat]
+    if not turn.effects and not turn.action_closed:
+        return ""
     if turn.action_closed:
-        return f"action {'/'.join(turn.actions)} complete"
-    left = ACTION_SIZE[best] - len(turn.effects)
-    if best == "A":
-        return f"action A, {left} of 3 sprouts left"
-    if best == "B":
-        return f"action B, {left} of 2 grows left"
-    if best == "C":
-        kinds = {kind for kind, _ in turn.effects}
-        missing = "sprout" if "plant" not in kinds else "grow"
-        return f"action C, 1 {missing} left"
-    return "action D complete"
+        return "action done"
+    if not _action_fits(state, seat):
+        return "action: no space left that fits it"
+    plants, grows = _action_left(turn)
+    left = []
+    if plants > 0:
+        left.append(f"{_count(plants, 'sprout', more=True)} to plant")
+    if grows > 0:
+        left.append(f"{grows} more {'tree' if grows == 1 else 'trees'} to grow")
+    return f"action: up to {' or '.join(left)}"
+
+
+def _power_status(state: State, seat: int) -> list[str]:
+    turn, power = state.turns[seat], current_card(state, seat).power
+    if not turn.activated:
+        return []
+    parts = []
+    if not turn.power_closed and turn.lake is not None and len(turn.lake_grown) < 2:
+        if _lake_fits(state, seat):
+            grows = 2 - len(turn.lake_grown)
+            parts.append(f"lake: up to {grows} {'tree' if grows == 1 else 'trees'} "
+                         "to grow beside it")
+        else:
+            parts.append("lake: nothing beside it can grow")
+    if not turn.power_closed and turn.budget_left > 0:
+        if _power_fits(state, seat, power):
+            verb, piece = _POWER_PIECE[power]
+            to = {"planted": "to plant", "grew": "to grow", "placed": "to place"}[verb]
+            parts.append(f"power: up to {_count(turn.budget_left, piece, more=True)} {to}")
+        else:
+            parts.append(f"power: {NOTHING_FOR[power]}")
+    return parts or ["power used"]
 
 
 def status(state: State, seat: int) -> str:
-    """A human status line for a seat (MOV-2)."""
+    """What a seat is doing, in the rulebook's words (MOV-2): "choosing a card", "action:
+    up to 2 more sprouts to plant; power used", "done"."""
     if state.phase == OVER:
         return "finished"
     if state.phase == SELECT:
-        return "choosing" if picker(state) == seat else "waiting"
+        return "choosing a card" if picker(state) == seat else "waiting"
     turn = state.turns[seat]
     if turn.done:
         return "done"
-    card = current_card(state, seat)
-    power_open = turn.activated and not turn.power_closed
-    if power_open and turn.lake is not None and len(turn.lake_grown) < 2:
-        return f"placing: lake, {2 - len(turn.lake_grown)} of 2 grows left"
-    if power_open and turn.budget_left > 0:
-        return f"placing: power {card.power}, {turn.budget_left} left"
-    if turn.effects or turn.action_closed:
-        return f"placing: {_action_status(turn)}"
-    return "placing"
+    parts = [part for part in (_action_status(state, seat), *_power_status(state, seat)) if part]
+    return "; ".join(parts) if parts else "playing the action and the power"
 
 
 def _turn_json(turn: Turn, card: Card) -> JSON:
@@ -186,31 +298,138 @@ def _step_json(step: tuple[str, str, tuple[int, int] | None]) -> Move:
     return move
 
 
+def _trees(n: int) -> str:
+    return f"{n} {'tree' if n == 1 else 'trees'}"
+
+
 def turn_summary(state: State, seat: int) -> str:
-    """One line for a finished act phase, e.g. "action B (2 grows), power grow_small x2"
-    (written with a multiplication sign)."""
+    """A finished act phase in the past tense, e.g. "grew 2 trees with the action; grew 2
+    small trees with the power" (ACT-1…4, POW-1…6)."""
     turn = state.turns[seat]
     card = current_card(state, seat)
-    if turn.effects:
-        counts = []
-        for kind in ("plant", "grow"):
-            n = sum(1 for k, _ in turn.effects if k == kind)
-            if n:
-                counts.append(f"{n} {_UNITS[kind][0 if n == 1 else 1]}")
-        action = f"action {'/'.join(turn.actions)} ({', '.join(counts)})"
-    else:
-        action = "no action effect"
+    plants = sum(1 for kind, _ in turn.effects if kind == "plant")
+    grows = len(turn.effects) - plants
+    made = [f"planted {_count(plants, 'sprout')}" if plants else "",
+            f"grew {_trees(grows)}" if grows else ""]
+    action = (f"{' and '.join(part for part in made if part)} with the action"
+              if turn.effects else "took no action")
     if not turn.activated:
-        return f"{action}, power {card.power} not used"
-    if card.power == "bloom":
-        gained = state.boards[seat].bloom - turn.origin.bloom
-        return f"{action}, power bloom +{gained}"
-    uses = [step for step in turn.steps if step[1] == "power"]
-    text = f"{action}, power {card.power} \N{MULTIPLICATION SIGN}{len(uses)}"
-    if card.power == "lake":
-        grows = sum(1 for step in turn.steps if step[1] == "lake")
-        text += f" ({grows} lake grow{'' if grows == 1 else 's'})"
-    return text
+        power = "did not use the power"
+    elif card.power == "bloom":
+        power = f"bloomed for {state.boards[seat].bloom - turn.origin.bloom} points"
+    else:
+        verb, piece = _POWER_PIECE[card.power]
+        uses = sum(1 for _, by, _ in turn.steps if by == "power")
+        power = f"{verb} {_count(uses, piece)} with the power"
+        if card.power == "lake":
+            lake_grows = sum(1 for _, by, _ in turn.steps if by == "lake")
+            if lake_grows:
+                power += f" and grew {_trees(lake_grows)} beside {'it' if uses == 1 else 'them'}"
+    return f"{action}; {power}"
+
+
+def _power_now(state: State, seat: int) -> str:
+    """The power with what using it now gives (POW-2: the track moves up first)."""
+    power = current_card(state, seat).power
+    position = min(state.boards[seat].tracks[POWERS.index(power)] + 1, TRACK_END)
+    value = TRACKS[power][position]
+    if power == "bloom":
+        return f"bloom, {value} points"
+    return f"{POWER_NAMES[power]}, {'once' if value == 1 else f'up to {value} times'}"
+
+
+def _possible(legal: list[Move], tools: list[str], power: str) -> str:
+    """What a player may still do, in words: "grow a tree with your action, undo your last
+    step or press Done"."""
+    words = {
+        "plant-action": "plant a sprout with your action",
+        "grow-action": "grow a tree with your action",
+        "grow-lake": "grow a tree beside your lake",
+    }
+    options = [words.get(tool, f"{POWER_NAMES[power]} with your power") for tool in tools]
+    if {"type": "power"} in legal:
+        options.append(f"use your power ({POWER_NAMES[power]})")
+    if {"type": "undo"} in legal:
+        options.append("undo your last step")
+    if {"type": "done"} in legal:
+        options.append("press Done")
+    if len(options) > 1:
+        return f"{', '.join(options[:-1])} or {options[-1]}"
+    return options[0] if options else "wait"
+
+
+def guide(state: State, seat: int) -> JSON | None:
+    """What the seat's own table shows in the act phase (ACT, POW, TIM): the tools it may
+    click spaces with (each with its spaces), the tool chosen first, and notes in words —
+    what the card lets it do, and, where a step has no space left to work on, why, and what
+    is possible instead."""
+    if state.phase != ACT or state.turns[seat].done:
+        return None
+    turn = state.turns[seat]
+    card = current_card(state, seat)
+    legal = legal_moves(state, seat)
+    cells: dict[str, list[list[int]]] = {}
+    for move in legal:
+        if "cell" in move:
+            cells.setdefault(_tool_id(move), []).append(move["cell"])
+    order = [f"{kind}-{by}" for kind, by in TOOLS]
+    tools = [tool for tool in order if tool in cells]
+    biome = BIOME_NAMES[card.biome]["en"]
+    notes: list[str] = []
+    stuck = False
+    power_open = turn.activated and not turn.power_closed
+    if not turn.steps:
+        where = ("anywhere on your planet" if card.biome == WILD
+                 else f"in {biome} (or a single sprout or grow anywhere)")
+        notes.append(f"Your action goes {where}. Your power ({_power_now(state, seat)}) "
+                     "works anywhere, before or after the action.")
+    if owes_application(turn):
+        notes.append(f"Use your power ({POWER_NAMES[card.power]}) at least once: "
+                     "choose a lit space.")
+    if power_open and turn.lake is not None and len(turn.lake_grown) < 2 \
+            and "grow-lake" not in cells:
+        notes.append("Nothing beside your lake can grow: a lake grows only a sprout or a small "
+                     "tree right next to it.")
+        stuck = True
+    power_tools = {"plant-power", "grow-power", "bush-power", "lake-power"}
+    if power_open and turn.budget_left > 0 and not power_tools & set(cells):
+        notes.append(f"Your power has {turn.budget_left} more "
+                     f"{'use' if turn.budget_left == 1 else 'uses'}, but "
+                     f"{NOTHING_FOR[card.power]}.")
+        stuck = True
+    if not turn.activated and {"type": "power"} not in legal:
+        notes.append(f"Your power ({POWER_NAMES[card.power]}) cannot be used this round: "
+                     f"{NOTHING_FOR[card.power]}.")
+        stuck = True
+    action_open = not turn.action_closed and not owes_application(turn)
+    if action_open and not {"plant-action", "grow-action"} & set(cells):
+        where = "your planet" if card.biome == WILD else biome
+        notes.append(f"Your action cannot go on: no space in {where} fits it." if turn.effects
+                     else "No space on your planet can take your action.")
+        stuck = True
+    if stuck:
+        notes.append(f"You can {_possible(legal, tools, card.power)}.")
+    elif not tools and {"type": "power"} not in legal and {"type": "done"} in legal:
+        notes.append("Your action and your power are done: press Done to end your round"
+                     + (", or undo your last step." if {"type": "undo"} in legal else "."))
+    elif not tools:
+        notes.append(f"You can {_possible(legal, tools, card.power)}.")
+    last = turn.steps[-1] if turn.steps else None
+    last_tool = f"{last[0]}-{last[1]}" if last is not None else ""
+    chosen = ("grow-lake" if "grow-lake" in cells
+              else last_tool if last_tool in cells else tools[0] if tools else "")
+    return {
+        "tools": [{"id": tool, "label": tool_label(tool, card.power),
+                   "move": _tool_move(tool), "cells": cells[tool]} for tool in tools],
+        "chosen": chosen,
+        "notes": notes,
+        "power_now": _power_now(state, seat),
+    }
+
+
+def _tool_move(tool: str) -> Move:
+    kind, by = tool.split("-")
+    return {"type": kind} if kind in ("bush", "lake") else {"type": kind, "by": by}
 
 
 # --- the view ----------------------------------------------------------------------------------
@@ -255,6 +474,7 @@ def _seat_json(state: State, seat: int) -> JSON:
         "tracks": [
             {
                 "power": power,
+                "name": POWER_NAMES[power],
                 "position": board.tracks[i],
                 "values": list(TRACKS[power]),
                 "value": TRACKS[power][board.tracks[i]],
@@ -315,12 +535,14 @@ def view(state: State, seat: int | None) -> JSON:
                 "id": season,
                 "rounds": rounds,
                 "sun": sun_after(state.sun, i - state.season),
+                "sun_name": SIDE_NAMES[sun_after(state.sun, i - state.season)],
                 "current": i == state.season and state.phase != OVER,
                 "past": i < state.season or state.phase == OVER,
             }
             for i, (season, rounds) in enumerate(SEASONS)
         ],
         "sun": state.sun,
+        "sun_name": SIDE_NAMES[state.sun],
         "shadow": SHADOW_SIDE[state.sun],
         "shadow_step": list(SHADOW_STEP[state.sun]),
         "picker": who,
@@ -365,7 +587,7 @@ def view(state: State, seat: int | None) -> JSON:
         "deck_count": len(state.deck),
         "seats": [_seat_json(state, s) for s in range(state.players)],
         "season_scoring": season_scoring(state),
-        "cards": {key: dict(value) for key, value in _CARD_DATA.items()},
+        "cards": {str(card.id): _card_json(card) for card in CARDS.values()},
         "biomes": [
             {"id": biome, "colour": BIOME_COLOURS[biome], "names": dict(BIOME_NAMES[biome])}
             for biome in (*BIOMES, "wild")
@@ -373,6 +595,7 @@ def view(state: State, seat: int | None) -> JSON:
         "powers": list(POWERS),
         "actions": list(ACTIONS),
         "result": None if res is None else res.to_json(),
+        "guide": guide(state, seat) if seat is not None and 0 <= seat < state.players else None,
     }
 
 
@@ -396,6 +619,7 @@ def _pick_event(state: State, who: int, card: int) -> Event:
 
 
 def _cleanup_events(before: State, after: State, taken: set[int]) -> list[Event]:
+    """SEL-5…9: where the marker went and where the leftover card went."""
     left = [card for card in before.row if card is not None and card not in taken]
     if len(left) != 1:
         return []
@@ -403,19 +627,22 @@ def _cleanup_events(before: State, after: State, taken: set[int]) -> list[Event]
     holder = after.marker_holder
     events = []
     if holder is not None:
+        kept = "kept" if holder == before.first else "took"
         events.append(
             Event(
                 "evergreen.marker",
-                _cap(f"{name(after, holder)} holds the first-player marker."),
+                _cap(f"{name(after, holder)} {kept} the first-player marker."),
                 {"who": holder},
             )
         )
+    biome = BIOME_NAMES[card.biome]["en"]
     if card.top == "fertility":
+        fertile = fertility(after.zone)[card.biome]
         events.append(
             Event(
                 "evergreen.cleanup.fertility",
-                f"Leftover {card_label(card.id)} joined the {card.biome} pile of the "
-                "fertility zone.",
+                f"The card left over, {card_label(card.id)}, went to the {biome} pile of the "
+                f"fertility zone: {biome} now has fertility {fertile}.",
                 {"card": card.id, "biome": card.biome},
             )
         )
@@ -428,11 +655,11 @@ def _cleanup_events(before: State, after: State, taken: set[int]) -> list[Event]
             )
             if up_before and not up_after
         ]
-        turned = f": card {flipped[0]} turned face down" if flipped else ""
+        turned = f": {card_label(flipped[0])} was turned face down" if flipped else ""
         events.append(
             Event(
                 "evergreen.cleanup.aridity",
-                f"Leftover {card_label(card.id)} dried the {card.biome} pile{turned}.",
+                f"The card left over, {card_label(card.id)}, dried the {biome} pile{turned}.",
                 {"card": card.id, "biome": card.biome, "flipped": flipped[0] if flipped else None},
             )
         )
@@ -440,7 +667,7 @@ def _cleanup_events(before: State, after: State, taken: set[int]) -> list[Event]
         events.append(
             Event(
                 "evergreen.cleanup.discard",
-                f"Leftover {card_label(card.id)} went to the discard pile.",
+                f"The card left over, {card_label(card.id)}, went to the discard pile.",
                 {"card": card.id},
             )
         )
@@ -448,7 +675,8 @@ def _cleanup_events(before: State, after: State, taken: set[int]) -> list[Event]
 
 
 def events(before: State, seat: int, move: Move, after: State) -> list[Event]:
-    """The log lines of an applied move (all public: everything but the deck is public)."""
+    """The log lines of an applied move, in the past tense (all public: everything but the
+    deck is public, so every reader reads the same line of each happening)."""
     kind = move.get("type")
     out: list[Event] = []
     if kind == "pick":
@@ -468,7 +696,7 @@ def events(before: State, seat: int, move: Move, after: State) -> list[Event]:
     out.append(
         Event(
             "evergreen.done",
-            f"{{p{seat}}} finished: {turn_summary(before, seat)}.",
+            f"{{p{seat}}} finished the round: {turn_summary(before, seat)}.",
             {"seat": seat},
         )
     )
@@ -479,7 +707,7 @@ def events(before: State, seat: int, move: Move, after: State) -> list[Event]:
             out.append(
                 Event(
                     "evergreen.season_scoring",
-                    f"{{p{s}}} scored {new.light[-1]} light and {new.forest[-1]} forest "
+                    f"{{p{s}}} scored {new.light[-1]} light and {new.forest[-1]} forest points "
                     f"in {season}.",
                     {"seat": s, "season": season, "light": new.light[-1], "forest": new.forest[-1]},
                 )
@@ -496,12 +724,12 @@ def events(before: State, seat: int, move: Move, after: State) -> list[Event]:
         res = result(after)
         if res is not None:
             winner = res.winners[0]
+            points = res.scores[winner]
+            text = (f"Game over: {{p0}} finished with {points} points, the title "
+                    f"{solo_title(points).en}." if after.players == 1
+                    else f"Game over: {{p{winner}}} won with {points} points.")
             out.append(
-                Event(
-                    "evergreen.end",
-                    f"Game over: {{p{winner}}} wins with {res.scores[winner]} points.",
-                    {"winner": winner, "scores": list(res.scores)},
-                )
+                Event("evergreen.end", text, {"winner": winner, "scores": list(res.scores)})
             )
         return out
     if after.season != before.season:
@@ -509,7 +737,8 @@ def events(before: State, seat: int, move: Move, after: State) -> list[Event]:
         out.append(
             Event(
                 "evergreen.season_change",
-                f"{_cap(new_season)} begins: the light now comes from {after.sun}.",
+                f"{_cap(new_season)} began: the light now comes from the "
+                f"{SIDE_NAMES[after.sun]}.",
                 {"season": new_season, "sun": after.sun},
             )
         )

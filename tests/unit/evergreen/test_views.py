@@ -66,6 +66,9 @@ def test_view_shape_for_the_template():
         "icons": 2,
         "power": "sprout",
         "colour": seen["cards"]["7"]["colour"],
+        "label": "Swamp (plant a sprout, 2 fertility)",
+        "biome_name": "Swamp",
+        "power_name": "plant a sprout",
     }
     (me,) = seen["seats"]
     assert len(me["planet"]) == 9 and all(len(line) == 9 for line in me["planet"])
@@ -77,6 +80,7 @@ def test_view_shape_for_the_template():
     assert [t["power"] for t in me["tracks"]] == list(rules.POWERS)
     assert me["tracks"][0] == {
         "power": "sprout",
+        "name": "plant a sprout",
         "position": 0,
         "values": [0, 2, 3, 4, 5, 6],
         "value": 0,
@@ -87,13 +91,13 @@ def test_view_shape_for_the_template():
 
 def test_mov_2_turn_record_and_status_in_the_view():
     state = select_state(2, (7, 8, 24), first=0)
-    assert view(state, None)["seats"][0]["status"] == "choosing"
+    assert view(state, None)["seats"][0]["status"] == "choosing a card"
     assert view(state, None)["seats"][1]["status"] == "waiting"
     state = act_state(8, {(2, 7): "sprout", (2, 8): "sprout"}, players=2)
-    assert view(state, 1)["seats"][0]["status"] == "placing"
+    assert view(state, 1)["seats"][0]["status"] == "playing the action and the power"
     state = play(state, 0, act("grow", 2, 7))
     seat = view(state, 1)["seats"][0]
-    assert seat["status"] == "placing: action B, 1 of 2 grows left"
+    assert seat["status"] == "action: up to 1 more sprout to plant or 1 more tree to grow"
     assert seat["turn"]["effects"] == [{"kind": "grow", "cell": [2, 7]}]
     assert seat["turn"]["actions"] == ["B", "C", "D"]
     assert seat["turn"]["power"]["activated"] is False and seat["card"] == 8
@@ -101,13 +105,17 @@ def test_mov_2_turn_record_and_status_in_the_view():
     assert view(state, None)["seats"][0]["status"] == "done"
     assert view(state, None)["seats"][0]["done"] is True
     sprout = play(act_state(7, {}, players=2), 0, POWER)
-    assert view(sprout, 0)["seats"][0]["status"] == "placing: power sprout, 2 left"
-    lake = play(act_state(41, {}, players=2), 0, POWER, cell_move("lake", (0, 4)))
+    assert view(sprout, 0)["seats"][0]["status"] == "power: up to 2 more sprouts to plant"
+    lake = play(act_state(41, {(0, 3): "sprout"}, players=2), 0, POWER, cell_move("lake", (0, 4)))
     seat = view(lake, 0)["seats"][0]
-    assert seat["status"] == "placing: lake, 2 of 2 grows left"
+    assert seat["status"] == "lake: up to 2 trees to grow beside it"
     assert seat["turn"]["power"]["lake"] == [0, 4]
     planted = play(act_state(7, {}, players=2), 0, act("plant", 2, 7))
-    assert view(planted, 0)["seats"][0]["status"] == "placing: action A, 2 of 3 sprouts left"
+    assert view(planted, 0)["seats"][0]["status"] == (
+        "action: up to 2 more sprouts to plant or 1 more tree to grow")
+    full = play(planted, 0, act("plant", 2, 8), act("plant", 3, 7), POWER)
+    assert view(full, 0)["seats"][0]["status"] == (
+        "action done; power: up to 2 more sprouts to plant")
 
 
 def test_mov_6_no_view_holds_the_deck_order_seed_or_counter():
@@ -147,14 +155,14 @@ def test_pick_events_and_cleanup():
     state = select_state(2, (24, 7, 13), first=0)
     after = play(state, 0, {"type": "pick", "card": 7})
     (event,) = events(state, 0, {"type": "pick", "card": 7}, after)
-    assert event.text == "{p0} took card 7 (swamp, sprout, 2 fertility)."
+    assert event.text == "{p0} took Swamp (plant a sprout, 2 fertility)."
     assert event.seats is None
     final = play(after, 1, {"type": "pick", "card": 13})
     texts = [e.text for e in events(after, 1, {"type": "pick", "card": 13}, final)]
     assert texts == [
-        "{p1} took card 13 (rock, sprout, no icon).",
-        "{p0} holds the first-player marker.",
-        "Leftover card 24 (flowers, bloom, no icon) went to the discard pile.",
+        "{p1} took Rock (plant a sprout).",
+        "{p0} kept the first-player marker.",
+        "The card left over, Flowers (bloom), went to the discard pile.",
     ]
 
 
@@ -162,9 +170,9 @@ def test_solo_events_name_the_automa():
     state = select_state(1, (6, 37, 24), first=0)
     after = play(state, 0, {"type": "pick", "card": 24})
     texts = [e.text for e in events(state, 0, {"type": "pick", "card": 24}, after)]
-    assert texts[0] == "{p0} took card 24 (flowers, bloom, no icon)."
-    assert texts[1] == "The automa took card 37 (wild, sprout, no icon)."
-    assert texts[-1].startswith("Leftover card 6 (snow, bloom, aridity) dried the snow pile")
+    assert texts[0] == "{p0} took Flowers (bloom)."
+    assert texts[1] == "The automa took Wild (plant a sprout)."
+    assert texts[-1].startswith("The card left over, Snow (bloom, aridity), dried the Snow pile")
 
 
 def test_done_event_summarises_the_act_phase():
@@ -181,10 +189,11 @@ def test_done_event_summarises_the_act_phase():
     )
     after = play(state, 0, DONE)
     (event,) = events(state, 0, DONE, after)
-    assert event.text == "{p0} finished: action B (2 grows), power grow_small \u00d72."
+    assert event.text == ("{p0} finished the round: grew 2 trees with the action; "
+                          "grew 2 small trees with the power.")
     bloom = play(act_state(12, {}, players=2), 0, POWER)
     (event,) = events(bloom, 0, DONE, play(bloom, 0, DONE))
-    assert event.text == "{p0} finished: no action effect, power bloom +2."
+    assert event.text == "{p0} finished the round: took no action; bloomed for 2 points."
 
 
 def test_season_scoring_and_game_end_events():
@@ -200,9 +209,9 @@ def test_season_scoring_and_game_end_events():
     mid = play(state, 0, DONE)
     after = play(mid, 1, DONE)
     texts = [e.text for e in events(mid, 1, DONE, after)]
-    assert "{p0} scored 4 light and 3 forest in spring." in texts
-    assert "{p1} scored 0 light and 0 forest in spring." in texts
-    assert "Summer begins: the light now comes from E." in texts
+    assert "{p0} scored 4 light and 3 forest points in spring." in texts
+    assert "{p1} scored 0 light and 0 forest points in spring." in texts
+    assert "Summer began: the light now comes from the east." in texts
     final, log = random_playout(2, 17)
     replayed = new_game(2, 17)
     for seat, move in log[:-1]:
@@ -212,5 +221,5 @@ def test_season_scoring_and_game_end_events():
     result = rules.result(final)
     assert result is not None
     winner = result.winners[0]
-    assert texts[-1] == f"Game over: {{p{winner}}} wins with {result.scores[winner]} points."
+    assert texts[-1] == f"Game over: {{p{winner}}} won with {result.scores[winner]} points."
     assert any(t.endswith("fertility points.") for t in texts)
