@@ -248,3 +248,15 @@ def test_every_button_state_keeps_its_label_readable(server: str, browser) -> No
         "e => [getComputedStyle(e).color, getComputedStyle(e).backgroundColor]")
     assert contrast(ink, paper, behind) >= 4.5
     page.context.close()
+
+
+def test_the_home_page_and_a_lobby_are_readable_on_every_screen(server: str, browser) -> None:
+    ana = Player(server, "Ana Longname-Example")
+    room = ana.post("/api/rooms", {"game": GAME_IDS[0], "players": 3})["id"]
+    ana.post(f"/api/rooms/{room}/bots")
+    page = ana.page(browser, server)
+    page.goto(server + "/")
+    check_page(page, "home")
+    page.goto(f"{server}/rooms/{room}")
+    check_page(page, "lobby")
+    page.context.close()
