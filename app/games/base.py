@@ -189,7 +189,7 @@ class GameSpec:
     moves: Mapping[str, frozenset[str]]
     #: The bots a room may seat, the default first.
     bots: tuple[BotLevel, ...]
-    #: The component data: its docstring is the game's data page (sources, reconstructions).
+    #: The component data module (frozen tables, validated when imported).
     data: ModuleType
     setup: Callable[[int, Any, int], State]
     active_seats: Callable[[State], frozenset[int]]
@@ -208,6 +208,9 @@ class GameSpec:
     #: (``{"card": "Choose a card from your hand first"}``): the pages show it instead of the
     #: precise refusal an API client gets for a move without that field.
     asks: Mapping[str, str] = field(default_factory=dict)
+    #: For players, in plain words: where the component data comes from when it is not the
+    #: printed one (a reconstruction). When set, the table links to a page that shows it.
+    about_components: str = ""
 
     def __post_init__(self) -> None:
         if not 1 <= self.min_players <= self.max_players <= MAX_SEATS:

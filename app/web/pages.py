@@ -197,6 +197,16 @@ async def api_docs(request: Request) -> HTMLResponse:
     return HTMLResponse(html)
 
 
+@router.get("/games/{game_id}/components", response_class=HTMLResponse)
+async def components(request: Request, game_id: str) -> HTMLResponse:
+    """Where a game's component data comes from, for players (a reconstruction, and why)."""
+    game = GAMES.get(game_id)
+    if game is None or not game.about_components:
+        return _page(request, "error.html", status=404, message="There is no such page here.")
+    return _page(request, "components.html", game=game, player=_viewer(request),
+                 paragraphs=game.about_components.strip().split("\n\n"))
+
+
 @router.get("/r/{code}")
 async def invite(request: Request, code: str) -> Response:
     """An invite link: the room's page, with the code ready for the join form."""

@@ -105,3 +105,17 @@ def test_log_lines_speak_to_their_reader():
     assert fill_names(line, names, 1) == \
         "You took Oak 7 from Ana's discard pile. Ana drew from the deck"
     assert fill_names("{p2} and {p0}", names, 0) == "{p0} and you", "a name is shown as typed"
+
+
+def test_a_reconstructed_games_components_are_explained_for_players(players, client):
+    """The table links to a page that says, in plain words, that the component data is a
+    reconstruction; a game with printed data has no such page."""
+    page = client.get("/games/evergreen/components")
+    assert page.status_code == 200 and "rebuilt" in page.text
+    assert raw_fragment(page.text.split("<h1>", 1)[1].split("</section>", 1)[0]
+                        .replace("<p>", " ").replace("</p>", " ").replace("</h1>", " ")
+                        .split("<a ", 1)[0]) is None
+    assert client.get("/games/arboretum/components").status_code == 404
+    rid = started_room(players, game="evergreen")
+    table = client.get(f"/rooms/{rid}").text
+    assert 'href="/games/evergreen/components"' in table

@@ -171,6 +171,7 @@ def test_every_string_a_person_reads_is_plain_words(game, players, bots):
                     assert_plain(visible_text(html), f"region {region}")
     for field, ask in game.asks.items():
         assert_plain(ask, f"the ask for {field}")
+    assert_plain(game.about_components, "the note about the components")
 
 
 def table_of(game: GameSpec, players: int, state) -> Table:

@@ -59,6 +59,7 @@ GAME = GameSpec(
         "cell": "Choose a lit space on your planet first",
         "by": "Choose what to do first: a tool above your planet",
     },
+    about_components=data.ABOUT_COMPONENTS,
 )
 
 __all__ = ["GAME"]

@@ -20,6 +20,14 @@ Cell = tuple[int, int]
 
 #: Shown by the UI next to the planet and the cards (spec §1 banner).
 DATA_NOTE: Final = "component data reconstructed"
+#: The same for players, on the game's "about the components" page.
+ABOUT_COMPONENTS: Final = """\
+Evergreen's rulebook explains how to play but does not print what is on its components. The
+cards (their biomes and powers), the planet with its biome regions and cracks, and the values
+of the power tracks used here were rebuilt so that they fit everything the rulebook says.
+
+They may differ from the printed game, so points and strategies may differ a little too. The
+rules themselves follow the rulebook (in Spanish and German) word for word where it speaks."""
 
 # --- ids (spec §0) -----------------------------------------------------------------------------
 
