@@ -1,0 +1,522 @@
+"""What each seat may see of an Evo game, the game log, and the concealed twin.
+
+Hidden (spec "Information"): the cards in each hand (the count is public), the event deck
+(its size is public), the bag (its size is public; which unique genes are in it is not), the
+climate pile (its size is public; the holder of sixth sense sees its top token), the token set
+aside and the unique genes left in the box (never revealed), and sealed submissions (window
+cards, survival choices) until every prompted seat has submitted. MP are public (spec
+decision), and so are the board, the species sheets, the lab and its bids, the initiative
+track, the wheel, revealed tokens, played cards and every die roll.
+
+``view(state, seat)`` — ``seat`` None is a spectator — returns::
+
+    {"game": "evo", "data_note", "you", "players", "round", "phase", "phase_name",
+     "active_seats": [...],
+     "wheel": {"section", "temperate", "climates": {terrain: climate}},
+     "climate_pile": {"count", "revealed": [token ids], "next": token id | null},
+     "spaces": [{"at": [q, r], "terrain", "climate", "coastal", "start": seat | null,
+                 "dinosaur": seat | null, "camouflaged"}],
+     "bag_count", "deck_count", "played_cards": [{"seat", "card"}],
+     "lab": {"columns": [{"column", "item": "event" | gene | null,
+                          "marker": {"seat", "value": v | null,
+                                     "cost": MP | null (while bidding)} | null}],
+             "bidding": bool, "bidder", "displaced"},
+     "initiative": [seats, first place first],
+     "turn": {"seat", "points", "flown"} | null, "placer": seat | null,
+     "flee": {"seat", "at", "attacker"} | null,
+     "last_roll": {"seat", "for", "face", "outcome", "at", "from", "number"} | null,
+     "last_dead": [[[q, r], ...] per seat] (the last survival phase's losses),
+     "window": {"phase", "prompted": [seats], "sealed": [seats]} | null,
+     "seats": [{"seat", "mp", "dinosaurs", "supply", "genes": [ids], "species": {...},
+                "hand_count", "hand": [ids] | null, "in_force": [card ids],
+                "sealed": bool, "submission": ... (own seat only), "newborns",
+                "survival": {...} | null, "status"}],
+     "result": Result JSON | null}
+
+Log lines speak in the past tense and name players ``{p0}`` / ``{p0's}``: one line per
+happening for every reader (the card a player draws is told to that player only).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+from app.games.base import JSON, Event, Move
+from app.games.evo import rules
+from app.games.evo.data import (
+    CLIMATE_TOKENS,
+    DATA_NOTE,
+    EVENT_CARDS,
+    GENES,
+    MAPS,
+    METEORITE,
+    PILE_BOTTOM,
+    UNIQUE_GENES,
+    WHEEL,
+)
+from app.games.evo.rules import (
+    BIRTH,
+    MOVEMENT,
+    MUTATION,
+    OVER,
+    PHASE_NAMES,
+    SURVIVAL,
+    WINDOWS,
+    Cell,
+    State,
+)
+
+# --- the view ----------------------------------------------------------------------------------
+
+
+def _sees_next_token(state: State, seat: int | None) -> bool:
+    return seat is not None and 0 <= seat < state.players and rules.has(
+        state, seat, "sixth_sense")
+
+
+def _species(state: State, seat: int) -> JSON:
+    return {
+        "movement": rules.movement_points(state, seat),
+        "horns": rules.count(state, seat, "horn"),
+        "attack_horns": rules.attack_horns(state, seat),
+        "defence_horns": rules.defence_horns(state, seat),
+        "parasols": rules.count(state, seat, "parasol"),
+        "furs": rules.count(state, seat, "fur"),
+        "eggs": rules.eggs(state, seat),
+        "vials": rules.count(state, seat, "vial"),
+        "unique": [g for g in UNIQUE_GENES if rules.has(state, seat, g)],
+    }
+
+
+def _submission(state: State, seat: int) -> JSON | None:
+    """A seat's own sealed submission (shown to that seat only)."""
+    if state.phase in WINDOWS and state.plays[seat] is not None:
+        return {"cards": [{"card": c, "at": None if at is None else [*at]}
+                          for c, at in state.plays[seat] or ()]}
+    if state.phase == SURVIVAL and state.keeps[seat] is not None:
+        return {"keep": [[*c] for c in state.keeps[seat] or ()]}
+    return None
+
+
+def _survival(state: State, seat: int) -> JSON | None:
+    if state.phase != SURVIVAL:
+        return None
+    plan = rules.survival_plan(state, seat)
+    return {"by_climate": {c: [[*cell] for cell in cells]
+                           for c, cells in plan.by_climate.items()},
+            "allowed": dict(plan.allowed), "extra": plan.extra, "kept": plan.kept}
+
+
+def _seat_json(state: State, seat: int, viewer: int | None) -> JSON:
+    sealed = ((state.phase in WINDOWS and state.plays[seat] is not None)
+              or (state.phase == SURVIVAL and state.keeps[seat] is not None))
+    own = seat == viewer
+    return {
+        "seat": seat,
+        "mp": state.mp[seat],
+        "dinosaurs": rules.on_board(state, seat),
+        "supply": rules.supply(state, seat),
+        "genes": list(state.genes[seat]),
+        "species": _species(state, seat),
+        "hand_count": len(state.hands[seat]),
+        "hand": [c for c in EVENT_CARDS if c in state.hands[seat]] if own else None,
+        "in_force": sorted(c for s, c in state.in_force if s == seat),
+        "sealed": sealed,
+        "submission": _submission(state, seat) if own else None,
+        "newborns": state.newborns[seat] if state.phase == BIRTH else 0,
+        "survival": _survival(state, seat),
+        "status": rules.seat_status(state, seat).doing,
+    }
+
+
+def _lab(state: State) -> JSON:
+    """The lab: during the bidding, and as the bidding ended until the next one."""
+    columns = []
+    for column in range(1, state.players + 1):
+        item = (("event" if state.deck or state.phase != MUTATION else None) if column == 1
+                else state.lab[column - 2])
+        marker = state.markers[column - 1]
+        columns.append({
+            "column": column, "item": item,
+            "marker": None if marker is None else {
+                "seat": marker[0], "value": marker[1],
+                "cost": None if marker[1] is None or state.phase != MUTATION
+                else rules.bid_cost(state, marker[0], marker[1])}})
+    return {"columns": columns, "bidding": state.phase == MUTATION,
+            "bidder": rules.bidder(state), "displaced": state.displaced}
+
+
+def view(state: State, seat: int | None) -> JSON:
+    """The table as ``seat`` may see it (None, or a seat number outside the game: a
+    spectator)."""
+    viewer = seat if seat is not None and 0 <= seat < state.players else None
+    island = MAPS[state.players]
+    starts = {cell: s for s, pair in enumerate(island.starts) for cell in pair}
+    final = rules.result(state)
+    who = rules.mover(state)
+    return {
+        "game": "evo",
+        "data_note": DATA_NOTE,
+        "you": viewer,
+        "players": state.players,
+        "round": state.round,
+        "phase": state.phase,
+        "phase_name": PHASE_NAMES[state.phase],
+        "active_seats": sorted(rules.active_seats(state)),
+        "wheel": {"section": state.section, "temperate": WHEEL[state.section],
+                  "climates": rules.climates(state)},
+        "climate_pile": {
+            "count": len(state.pile), "revealed": list(state.revealed),
+            "next": state.pile[0] if state.pile and _sees_next_token(state, viewer) else None},
+        "spaces": [
+            {"at": [*cell], "terrain": terrain, "climate": rules.climate_at(state, cell),
+             "coastal": cell in island.coastal, "start": starts.get(cell),
+             "dinosaur": state.board.get(cell), "camouflaged": cell == state.camouflaged}
+            for cell, terrain in sorted(island.terrain.items())],
+        "bag_count": len(state.bag),
+        "deck_count": len(state.deck),
+        "played_cards": [{"seat": s, "card": c} for s, c in state.played],
+        "lab": _lab(state),
+        "initiative": list(state.initiative),
+        "turn": None if who is None or state.phase != MOVEMENT else {
+            "seat": who, "points": state.points, "flown": who in state.flown},
+        "placer": who if state.phase == BIRTH else None,
+        "flee": None if state.flee is None else {
+            "seat": state.board[state.flee[1]], "at": [*state.flee[1]],
+            "attacker": [*state.flee[0]]},
+        "window": None if state.phase not in WINDOWS else {
+            "phase": state.phase, "prompted": sorted(state.prompted),
+            "sealed": [s for s in sorted(state.prompted) if state.plays[s] is not None]},
+        "last_roll": None if state.last_roll is None else {
+            "seat": state.last_roll[0], "for": state.last_roll[1], "face": state.last_roll[2],
+            "outcome": state.last_roll[3], "at": [*state.last_roll[4]],
+            "from": None if state.last_roll[5] is None else [*state.last_roll[5]],
+            "number": state.rolls},
+        "last_dead": [[[*c] for c in dead] for dead in state.last_dead],
+        "seats": [_seat_json(state, s, viewer) for s in range(state.players)],
+        "result": None if final is None else final.to_json(),
+    }
+
+
+# --- words -------------------------------------------------------------------------------------
+
+
+def _p(seat: int) -> str:
+    return "{p" + str(seat) + "}"
+
+
+def _ps(seat: int) -> str:
+    return "{p" + str(seat) + "'s}"
+
+
+def _and(items: list[str]) -> str:
+    if not items:
+        return "nobody"
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def _space(state: State, cell: list[int] | Cell) -> str:
+    """A space in words: "the hills at (2, -1)"."""
+    q, r = cell[0], cell[1]
+    return f"the {MAPS[state.players].terrain[(q, r)]} at ({q}, {r})"
+
+
+def _gene(gene: str) -> str:
+    return GENES[gene].name
+
+
+def _card(card: str) -> str:
+    return EVENT_CARDS[card].name
+
+
+def _item(item: str) -> str:
+    return "the event card" if item == "event" else _gene(item)
+
+
+def _horns(n: int) -> str:
+    return f"{n} horn" if n == 1 else f"{n} horns"
+
+
+def _dinosaurs(n: int) -> str:
+    return f"{n} dinosaur" if n == 1 else f"{n} dinosaurs"
+
+
+def _climate_words(climates: dict[str, str]) -> str:
+    """"temperate: plains; hot: beach; cold: hills; deadly: mountains"."""
+    by: dict[str, list[str]] = {}
+    for terrain, climate in climates.items():
+        by.setdefault(climate, []).append(terrain)
+    return "; ".join(f"{c}: {_and(by[c])}" for c in ("temperate", "hot", "cold", "deadly")
+                     if c in by)
+
+
+def _plays_words(state: State, cards: list[str], at: list[int] | None) -> str:
+    if not cards:
+        return "no card"
+    words = [_card(c) + (f" on the dinosaur on {_space(state, at)}"
+                         if c == "camouflage" and at is not None else "")
+             for c in cards]
+    return _and(words)
+
+
+def _line(key: str, text: str, params: JSON, seats: frozenset[int] | None = None,
+          not_for: frozenset[int] = frozenset()) -> Event:
+    return Event("evo." + key, text, params, seats=seats, not_for=not_for)
+
+
+def _lines(state: State, key: str, params: JSON) -> list[Event]:
+    """The log lines of one happening (``state`` is the state before the move: the map and
+    the player count are all that is read from it)."""
+    seat = params.get("seat", -1)
+    me = _p(seat) if seat >= 0 else ""
+    mine = frozenset({seat})
+    if key == "climate":
+        token = CLIMATE_TOKENS[params["token"]]
+        turn = ("left the wheel where it was" if token.steps == 0
+                else f"turned the wheel {token.name}")
+        return [_line(key, f"Round {params['round']}: the climate token {turn}. "
+                           f"{_climate_words(params['climates']).capitalize()}.",
+                      {"round": params["round"], "token": token.id,
+                       "section": params["section"]})]
+    if key == "meteorite":
+        return [_line(key, f"Round {params['round']}: the meteorite fell and the game ended.",
+                      params)]
+    if key == "lab":
+        genes = [_gene(g) for g in params["genes"] if g is not None]
+        empty = sum(1 for g in params["genes"] if g is None)
+        text = f"The lab offered {_and(['the event card', *genes])}"
+        if empty:
+            text += f"; the bag had no other gene for {empty} column" + ("s" if empty > 1
+                                                                         else "")
+        return [_line(key, text + ".", params)]
+    if key == "bid":
+        text = (f"{me} bid {params['value']} for {_item(params['item'])} in column "
+                f"{params['column']}")
+        if params["outbid"] is not None:
+            text += f", outbidding {_p(params['outbid'])}"
+        return [_line(key, text, params)]
+    if key == "no_bid":
+        return [_line(key, f"{me} had no bid to make: {_ps(seat)} marker went to column "
+                           f"{params['column']} without a bid", params)]
+    if key == "no_item":
+        return [_line(key, f"{me} took nothing and paid nothing", params)]
+    if key == "won_card":
+        public = {"seat": seat, "value": params["value"], "cost": params["cost"]}
+        return [_line(key, f"{me} took an event card for {params['cost']} MP", public,
+                      not_for=mine),
+                _line("won_card_private", f"{me} took the event card {_card(params['card'])} "
+                      f"for {params['cost']} MP", params, seats=mine)]
+    if key == "won_gene":
+        return [_line(key, f"{me} took {_gene(params['gene'])} for {params['cost']} MP",
+                      params)]
+    if key == "mutation_gene":
+        return [_line(key, f"Spontaneous Mutation gave {me} {_gene(params['gene'])} from the "
+                           f"bag", params)]
+    if key == "mutation_none":
+        return [_line(key, f"Spontaneous Mutation found no gene in the bag for {me}", params)]
+    if key == "head_start":
+        return [_line(key, f"Head Start put {me} in first place", params)]
+    if key == "initiative":
+        order = _and([_p(s) for s in params["order"]])
+        return [_line(key, f"The initiative order became: {order}", params)]
+    if key == "adrenaline":
+        order = _and([_p(s) for s in params["order"]])
+        return [_line(key, f"{me} took place {params['position'] + 1} with Adrenaline Rush: "
+                           f"{order}", params)]
+    if key == "window":
+        what = PHASE_NAMES[params["phase"]]
+        return [_line(key, f"The {what} opened: {_and([_p(s) for s in params['seats']])} "
+                           f"may play event cards", params)]
+    if key == "sealed":
+        return [_line(key, f"{me} sealed a choice", {"seat": seat}, not_for=mine),
+                _line("sealed_private", f"{me} sealed "
+                      f"{_plays_words(state, params['cards'], params['at'])}", params,
+                      seats=mine)]
+    if key == "revealed":
+        parts = [f"{_p(p['seat'])} played {_plays_words(state, p['cards'], p['at'])}"
+                 for p in params["plays"]]
+        return [_line(key, f"Event cards revealed: {'; '.join(parts)}", params)]
+    if key in ("move", "fly", "swim"):
+        verb = {"move": "moved", "fly": "flew", "swim": "swam"}[key]
+        return [_line(key, f"{me} {verb} a dinosaur from {_space(state, params['from'])} to "
+                           f"{_space(state, params['to'])}", params)]
+    if key == "attack":
+        return [_line(key, _attack_text(state, params), params)]
+    if key == "fled":
+        if params["to"] is None:
+            text = f"{me} let the beaten dinosaur die; the attacker took its space"
+        else:
+            text = (f"{me} stepped the beaten dinosaur aside to {_space(state, params['to'])}; "
+                    f"the attacker took its space")
+        return [_line(key, text, params)]
+    if key == "play_event":
+        text = f"{me} played {_card(params['card'])}"
+        if params["card"] == "migration":
+            text += (f": a dinosaur went from {_space(state, params['from'])} to "
+                     f"{_space(state, params['to'])}")
+        return [_line(key, text, params)]
+    if key == "done":
+        text = (f"{me} ended the movement turn" if params["phase"] == MOVEMENT
+                else f"{me} placed no more newborns")
+        return [_line(key, text, params)]
+    if key == "no_move":
+        return [_line(key, f"{me} had no move left", params)]
+    if key == "birth":
+        counts = ", ".join(f"{_p(s)} {n}" for s, n in enumerate(params["newborns"]))
+        return [_line(key, f"The birth phase began with these newborns: {counts}", params)]
+    if key == "born":
+        return [_line(key, f"{me} placed a newborn on {_space(state, params['at'])}", params)]
+    if key == "no_space":
+        return [_line(key, f"{me} had no space left for a newborn", params)]
+    if key == "killer_baby":
+        victim = params["victim"]
+        outcome = (f"{_ps(victim)} dinosaur died and the newborn took its space"
+                   if params["kills"] else "the newborn died")
+        return [_line(key, f"{_ps(seat)} killer baby was born on {_ps(victim)} dinosaur on "
+                           f"{_space(state, params['at'])}: the die showed {params['face']}, "
+                           f"{outcome}", params)]
+    if key == "choose_survivors":
+        return [_line(key, f"{_and([_p(s) for s in params['seats']])} may choose which "
+                           f"dinosaurs survive", params)]
+    if key == "kept":
+        spaces = _and([_space(state, c) for c in params["at"]]) if params["at"] else "none"
+        return [_line(key, f"{me} chose survivors", {"seat": seat}, not_for=mine),
+                _line("kept_private", f"{me} chose the survivors on {spaces}", params,
+                      seats=mine)]
+    if key == "survival":
+        return _survival_lines(state, params)
+    raise ValueError(f"no words for {key}")
+
+
+def _attack_text(state: State, params: JSON) -> str:
+    me, them = _p(params["seat"]), _p(params["defender"])
+    attacker, defender = params["horns"]
+    text = (f"{me} attacked {_ps(params['defender'])} dinosaur on "
+            f"{_space(state, params['to'])} from {_space(state, params['from'])}, "
+            f"{_horns(attacker)} against {defender}; the die showed ")
+    face = params["face"]
+    if params["outcome"] == "stalemate":
+        return text + "the stalemate: nothing happened"
+    text += face
+    if params["outcome"] == "fail":
+        return text + ": the attack failed and nothing moved"
+    if params["flees"]:
+        return text + f": {me} won, and {them} may step the dinosaur aside with Chameleon Skin"
+    return text + f": {me} won, {_ps(params['defender'])} dinosaur died and the attacker " \
+                  f"took its space"
+
+
+def _survival_lines(state: State, params: JSON) -> list[Event]:
+    lines = []
+    for entry in params["outcome"]:
+        seat = entry["seat"]
+        dead = entry["dead"]
+        if not dead:
+            continue
+        parts = [f"{n} {climate}" for climate, n in entry["dead_by_climate"].items() if n]
+        lines.append(_line("died", f"{_p(seat)} lost {_dinosaurs(len(dead))} to the climate "
+                                   f"({', '.join(parts)})",
+                           {"seat": seat, "dead": dead}))
+    gains = ", ".join(f"{_p(s)} {g}" for s, g in enumerate(params["gains"]))
+    lines.append(_line("scored", f"Scoring, 1 MP per dinosaur on the island: {gains}",
+                       {"gains": params["gains"]}))
+    return lines
+
+
+def _game_over(state: State) -> Event:
+    final = rules.result(state)
+    assert final is not None
+    scores = [f"{_p(s)} {final.scores[s]} MP" for s in final.ranking]
+    verdict = "won" if len(final.winners) == 1 else "shared the win"
+    tied = [s for s in final.ranking if s != final.ranking[0]
+            and final.scores[s] == final.scores[final.ranking[0]]]
+    note = ""
+    if tied:
+        note = " (ties are broken by the dinosaurs on the island)"
+    return _line("game_over", f"Game over: {_and(scores)}. "
+                              f"{_and([_p(s) for s in final.winners])} {verdict}{note}.",
+                 final.to_json())
+
+
+def events(before: State, seat: int, move: Move, after: State) -> list[Event]:
+    """The log lines of an applied move and of everything it set off."""
+    lines: list[Event] = []
+    for key, params in rules.happenings(before, seat, move):
+        lines.extend(_lines(before, key, params))
+    if after.phase == OVER and before.phase != OVER:
+        lines.append(_game_over(after))
+    return lines
+
+
+# --- the concealed twin ------------------------------------------------------------------------
+
+
+def _meteorite_slots(state: State, fixed_top: bool) -> list[int]:
+    """Where the meteorite may lie in the pile: among the bottom three of the twelve."""
+    gone = len(state.revealed)
+    full = len(state.pile) + gone
+    slots = [i - gone for i in range(full - PILE_BOTTOM, full) if i - gone >= 0]
+    return [i for i in slots if not (fixed_top and i == 0)]
+
+
+def _conceal_pile(state: State, seat: int | None, rng: random.Random) -> State:
+    fixed_top = bool(state.pile) and _sees_next_token(state, seat)
+    top = state.pile[:1] if fixed_top else ()
+    rest = [*state.pile[len(top):], state.set_aside]
+    has_meteorite = METEORITE in rest
+    normals = [t for t in rest if t != METEORITE]
+    rng.shuffle(normals)
+    set_aside = normals.pop()
+    pile = [*top, *normals]
+    if has_meteorite:
+        pile.insert(rng.choice(_meteorite_slots(state, fixed_top)), METEORITE)
+    return replace(state, pile=tuple(pile), set_aside=set_aside)
+
+
+def _conceal_bag(state: State, rng: random.Random) -> State:
+    unseen = [g for g in state.bag if g in UNIQUE_GENES] + list(state.boxed)
+    in_bag = len(unseen) - len(state.boxed)
+    rng.shuffle(unseen)
+    bag = sorted([g for g in state.bag if g not in UNIQUE_GENES] + unseen[:in_bag])
+    return replace(state, bag=tuple(bag), boxed=tuple(sorted(unseen[in_bag:])))
+
+
+def _conceal_cards(state: State, seat: int | None, rng: random.Random) -> State:
+    others = [s for s in range(state.players) if s != seat]
+    pool = list(state.deck) + [c for s in others for c in state.hands[s]]
+    rng.shuffle(pool)
+    hands = list(state.hands)
+    for s in others:
+        n = len(hands[s])
+        hands[s], pool = tuple(pool[:n]), pool[n:]
+    return replace(state, hands=tuple(hands), deck=tuple(pool))
+
+
+def _conceal_sealed(state: State, seat: int | None, rng: random.Random) -> State:
+    """Other seats' sealed submissions, drawn anew among their legal ones."""
+    plays, keeps = list(state.plays), list(state.keeps)
+    for s in range(state.players):
+        if s == seat:
+            continue
+        if state.phase in WINDOWS and plays[s] is not None:
+            chosen = rng.choice(rules.window_options(state, s))
+            plays[s] = tuple(
+                (e["card"], None if "at" not in e else (e["at"][0], e["at"][1]))
+                for e in chosen.get("cards", []))
+        if state.phase == SURVIVAL and keeps[s] is not None:
+            keeps[s] = rng.choice(rules.keep_options(rules.survival_plan(state, s)))
+    return replace(state, plays=tuple(plays), keeps=tuple(keeps))
+
+
+def conceal(state: State, seat: int | None, rng: random.Random) -> State:
+    """A state ``seat`` (None: a spectator) cannot tell from ``state``: the other hands and
+    the event deck dealt anew, the unseen unique genes shared anew between the bag and the
+    box, the climate pile and the token set aside shuffled (the meteorite among the bottom
+    three; the top kept for the sixth-sense holder), the others' sealed submissions redrawn
+    among their legal ones, and a new seed."""
+    state = _conceal_cards(state, seat, rng)
+    state = _conceal_bag(state, rng)
+    state = _conceal_pile(state, seat, rng)
+    state = _conceal_sealed(state, seat, rng)
+    return replace(state, seed=rng.randrange(2**64))
