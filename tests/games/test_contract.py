@@ -36,7 +36,7 @@ from tests.leakcheck import check_playout
 
 CASES = [pytest.param(g, n, id=f"{gid}-{n}") for gid, g in sorted(GAMES.items())
          for n in range(g.min_players, g.max_players + 1)]
-MAX_STEPS = 5000
+MAX_STEPS = 20_000
 
 
 def playout(game: GameSpec, players: int, seed: int, bots: bool = False):
