@@ -101,14 +101,20 @@ class Result:
     """The end of a game: one score per seat, the ranking and the winners.
 
     ``ranking`` lists seats best first (tie-breaks applied); ``winners`` may hold several seats
-    where the rules allow a shared win. ``details`` is a JSON-ready, per-game breakdown (paths
-    scored, points per season …) that the final screen shows.
+    where the rules allow a shared win, or none (a solo game lost to an automa). ``details`` is
+    a JSON-ready, per-game breakdown (paths scored, points per season …) that the final screen
+    shows. A game whose scores are not points says how each reads in ``shown`` ("3 drops
+    left") and what happened in ``headline`` (plain words, players as ``{p0}`` like a log line:
+    "{p1} won with an empty board"); the end screen uses them instead of "… wins with N
+    points".
     """
 
     scores: tuple[int, ...]
     ranking: tuple[int, ...]
     winners: tuple[int, ...]
     details: JSON = field(default_factory=dict)
+    headline: str = ""
+    shown: tuple[str, ...] = ()
 
     def to_json(self) -> JSON:
         return {
@@ -116,6 +122,8 @@ class Result:
             "ranking": list(self.ranking),
             "winners": list(self.winners),
             "details": self.details,
+            "headline": self.headline,
+            "shown": list(self.shown),
         }
 
 

@@ -22,7 +22,7 @@ from app.config import Settings
 from app.games.base import GameSpec, Region
 from app.games.registry import GAMES
 from app.realtime.feed import Presence
-from app.rooms.table import Table
+from app.rooms.table import Table, fill_names
 
 APP_DIR = Path(__file__).resolve().parent.parent
 
@@ -43,6 +43,8 @@ def make_environment(settings: Settings) -> Environment:
     env.filters["tojson_attr"] = lambda value: json.dumps(value, separators=(",", ":"))
     env.globals["move_json"] = lambda value: Markup.escape(
         json.dumps(value, separators=(",", ":")))
+    #: A text with ``{p0}`` … placeholders as the reader in ``seat`` reads it (app.rooms.table).
+    env.filters["for_reader"] = lambda text, names, seat: fill_names(text, names, seat)
     return env
 
 

@@ -1507,10 +1507,24 @@ def result(state: State) -> Result | None:
                            "winners": {"you": ["you"], "gwidyon": ["gwidyon"],
                                        "both": ["you", "gwidyon"]}.get(who, [])}
         won: tuple[int, ...] = (0,) if who in ("you", "both") else ()
+        headline = {"you": "{p0} won: {p0's} board is empty of dew",
+                    "gwidyon": "Gwidyon won: his leaf-litter board is empty",
+                    "both": "{p0} and Gwidyon both emptied their boards in the same turn: "
+                            "a shared win"}.get(who, "")
     else:
         won = winners(state)
+        names = " and ".join("{p" + str(seat) + "}" for seat in won)
+        if len(won) == 1:
+            headline = f"{names} won with an empty board"
+        elif won:
+            headline = f"{names} shared the win: empty boards and as many leaves"
+        else:
+            headline = ""
+        if len(won) == 1 and sum(d == 0 for d in drops) > 1:
+            headline += f" and the most leaves ({state.seats[won[0]].leaves})"
+    shown = tuple(f"{d} drop{'s' if d != 1 else ''} left" for d in drops)
     return Result(scores=tuple(-d for d in drops), ranking=ranking, winners=won,
-                  details=details)
+                  details=details, headline=headline, shown=shown)
 
 
 # --- dump / load -------------------------------------------------------------------------------

@@ -490,7 +490,8 @@ def _line(state: State, note: Note) -> list[Event]:
                 "Gwidyon had no drop left to remove.")
     elif key == "gwidyon_revealed":
         card = data["card"]
-        text = f"Gwidyon revealed {SOLO_BY_ID[card].name}: {solo_card_text(card).lower()}."
+        effect = solo_card_text(card)
+        text = f"Gwidyon revealed {SOLO_BY_ID[card].name}: {effect[:1].lower()}{effect[1:]}."
     elif key == "gwidyon_wiped":
         text = "Gwidyon wiped the market."
     elif key == "gwidyon_shuffled":

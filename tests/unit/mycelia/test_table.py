@@ -1,0 +1,316 @@
+"""Mycelia's table page: every prompt is answerable by clicks and every control sends a legal
+move, waiting seats read who decides what, the boards, cards and the final scoring as each
+seat sees them, and the regions that change with a move."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from html.parser import HTMLParser
+from typing import Any
+
+import pytest
+
+from app.config import Settings
+from app.games.base import Move
+from app.games.mycelia import GAME, PICTURES, controls, regions, waiting_words
+from app.games.mycelia import rules as R
+from app.games.mycelia import views as V
+from app.games.mycelia.data import CARDS
+from app.games.mycelia.rules import State
+from app.rooms.table import Table
+from app.web.render import make_environment, render_regions, table_context
+from app.web.words import raw_fragment
+from tests.unit.mycelia.helpers import SKIP, field, table, with_player
+
+ENV = make_environment(Settings(htmx_source="local"))
+NAMES = ["Ana", "Bo", "Cy", "Di"]
+
+
+def room(state: State) -> Table:
+    return Table(room_id=1, game_row_id=1, game=GAME, seed=1, players=state.players,
+                 options=GAME.Options(), state=state, version=0,
+                 seat_players={s: s + 1 for s in range(state.players)}, seat_bots={},
+                 names=NAMES[: state.players])
+
+
+def shown(state: State, seat: int | None) -> dict[str, str]:
+    return render_regions(ENV, room(state), seat)
+
+
+def page(state: State, seat: int | None) -> str:
+    return ENV.get_template(GAME.template).render(**table_context(room(state), seat))
+
+
+class Controls(HTMLParser):
+    """The moves a page's controls send: buttons with their own move, and the submit buttons
+    and radios of forms (a form's hidden move plus the fields its controls add)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.direct: list[Move] = []
+        self.forms: dict[str, Move] = {}
+        self.fields: list[tuple[str, str, Any, str]] = []   # form, name, value, kind
+        self.form: str | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = {k: v or "" for k, v in attrs}
+        if tag == "form":
+            self.form = a["id"]
+        elif tag == "input" and a.get("type") == "hidden" and a.get("name") == "move":
+            assert self.form is not None, "a move field outside a form"
+            self.forms[self.form] = json.loads(a["value"])
+        elif tag == "button" and "hx-vals" in a:
+            self.direct.append(json.loads(json.loads(a["hx-vals"])["move"]))
+        elif tag == "button" and a.get("type") == "submit":
+            owner = a.get("form") or self.form
+            assert owner, "a submit button without a form"
+            self.fields.append((owner, a["name"], json.loads(a["value"]), "submit"))
+        elif tag == "input" and a.get("form") and a.get("type") == "radio":
+            self.fields.append((a["form"], a["name"], json.loads(a["value"]), "pick"))
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "form":
+            self.form = None
+
+    def moves(self) -> list[Move]:
+        """Every move a click can send: a direct button's, a submit button's with its form,
+        and tile c's second drop with each first destination its form offers."""
+        sent = list(self.direct)
+        for form, name, value, kind in self.fields:
+            if kind != "submit":
+                continue
+            base = self.forms[form]
+            if name == "to2":
+                sent += [{**base, "to": to, "to2": value} for f, n, to, k in self.fields
+                         if f == form and k == "pick"]
+            else:
+                sent.append({**base, name: value})
+        return sent
+
+
+def offered(state: State, seat: int) -> list[Move]:
+    parser = Controls()
+    parser.feed(page(state, seat))
+    return parser.moves()
+
+
+def key(move: Move) -> str:
+    """A move as the page offers it: the copies of one card in a discard pile are one card to
+    remove (X2, tile e), so the page offers one of them."""
+    if move["type"] in ("trash", "tile") and "card" in move:
+        move = {**move, "card": move["card"].partition("#")[0]}
+    return json.dumps(move, sort_keys=True)
+
+
+def assert_clickable(state: State, seat: int) -> None:
+    """The seat's page offers exactly its legal moves."""
+    legal = {key(m) for m in R.legal_moves(state, seat)}
+    clicks = {key(m) for m in offered(state, seat)}
+    assert clicks == legal, (f"not clickable: {sorted(legal - clicks)[:3]}; "
+                             f"not legal: {sorted(clicks - legal)[:3]}")
+
+
+@pytest.mark.parametrize(("players", "seed", "options"), [
+    (3, 7, {"expansion": True}),  # tile d, a fifth tile to return, an extra sanctuary field
+    (2, 1, {"expansion": True}), (1, 2, {"expansion": True}), (3, 3, {}),
+    (4, 4, {"expansion": True, "advanced_boards": True})])
+def test_every_prompt_is_answered_by_clicks_and_every_control_sends_a_legal_move(
+        players: int, seed: int, options: dict[str, bool]) -> None:
+    """Whole random games: at every step the active seat's page offers every legal move (the
+    table is played by clicks alone) and offers nothing else; the other seats' pages offer
+    no move at all."""
+    state = R.setup(players, R.Options(**options), seed)
+    rng = random.Random(seed)
+    kinds: set[str] = set()
+    steps = 0
+    while state.phase != R.OVER:
+        (seat,) = R.active_seats(state)
+        legal = R.legal_moves(state, seat)
+        if steps % 3 == 0 or state.pending is not None:
+            assert_clickable(state, seat)
+            kinds.add(state.pending.kind if state.pending is not None else "main")
+            other = next((s for s in range(players) if s != seat), None)
+            if other is not None:
+                assert offered(state, other) == []
+        state = R.apply(state, seat, rng.choice(legal))
+        steps += 1
+    assert {"main", "choose_field", "move_drop"} <= kinds
+
+
+def amanita_bonus() -> State:
+    """Ana played Amanita muscaria and skipped her removals: the bonus waits for Bo (B1, B3)."""
+    state = table(2, hands={0: ("amanita_muscaria",)})
+    state = R.apply(state, 0, {"type": "play", "card": "amanita_muscaria#50"})
+    state = R.apply(state, 0, SKIP)
+    assert state.pending is not None and state.pending.seat == 1 and state.pending.bonus
+    return state
+
+
+def test_a_neighbour_to_clear_is_a_lit_field_too() -> None:
+    """R17: Armillaria mellea's C: after its field, the neighbours with drops light up."""
+    state = table(2, boards={0: ("0 2 0 0 0", "3 1 0 0 0", "0 0 0 0 0", "0 0 0 0 1")},
+                  hands={0: ("armillaria_mellea",)})
+    state = R.apply(state, 0, {"type": "play", "card": "armillaria_mellea#50"})
+    state = R.apply(state, 0, field((1, 1)))
+    assert state.pending is not None and state.pending.kind == "adjacent"
+    assert_clickable(state, 0)
+    board = shown(state, 0)["board-0"]
+    assert ("Armillaria mellea: remove every drop from the water field in row 1, column 2"
+            in board)
+    assert "Armillaria mellea: choose a field next to the earth field in row 2, column 2" in \
+        shown(state, 0)["prompt"]
+
+
+def test_a_waiting_seat_reads_who_decides_what() -> None:
+    state = amanita_bonus()
+    assert waiting_words(V.view(state, 0), NAMES) == \
+        "Bo is choosing a field for Amanita muscaria's bonus"
+    for reader in (0, None):
+        prompt = shown(state, reader)["prompt"]
+        assert "Bo is choosing a field for Amanita muscaria&#39;s bonus" in prompt
+        assert "hx-post" not in prompt
+    assert "Your card waits for the other players" in shown(state, 0)["prompt"]
+    bo = shown(state, 1)
+    assert "Amanita muscaria, a bonus for you: choose any field with at least 1 drop" in \
+        bo["prompt"]
+    assert ">Skip<" in bo["prompt"] and "Skip the rest" not in bo["prompt"]
+    lit = re.findall(r'<button type="button" class="fbtn lit[^"]*"', bo["board-1"])
+    assert len(lit) == sum(1 for row in state.seats[1].drops for n in row if n)
+    assert "fbtn" not in shown(state, 0)["board-1"]
+
+
+def test_the_prompt_counts_the_repetitions_and_offers_skip_and_skip_rest() -> None:
+    state = table(2, hands={0: ("amanita_muscaria",)})
+    state = R.apply(state, 0, {"type": "play", "card": "amanita_muscaria#50"})
+    prompt = shown(state, 0)["prompt"]
+    assert ("Amanita muscaria: choose any field with at least 1 drop to remove 1 drop there "
+            "— 1 of 2") in prompt
+    assert ">Skip<" in prompt and ">Skip the rest of Amanita muscaria<" in prompt
+    assert "Ana is choosing a field for Amanita muscaria" in shown(state, 1)["prompt"]
+
+
+def test_a_removal_offers_the_most_by_default_and_fewer_by_choice() -> None:
+    """R16: Calvatia gigantea on a field of exactly 2 drops: the lit field removes both; the
+    small number choice brings up its 1-drop button."""
+    state = table(2, boards={0: ("2 0 0 0 0", "0 0 0 0 0", "0 0 0 0 0", "0 0 0 0 1")},
+                  hands={0: ("calvatia_gigantea",)})
+    state = R.apply(state, 0, {"type": "play", "card": "calvatia_gigantea#50"})
+    html = shown(state, 0)
+    assert 'name="myc-count" value="max" checked' in html["prompt"]
+    assert 'name="myc-count" value="n1"' in html["prompt"]
+    buttons = re.findall(r'class="fbtn (lit cnt[^"]*)"[^>]*aria-label="([^"]+)"', html["board-0"])
+    assert buttons == [("lit cnt cnt-2 cnt-max",
+                        "Calvatia gigantea: remove 2 drops from the moss field in row 1, column 1"),
+                       ("lit cnt cnt-1",
+                        "Calvatia gigantea: remove 1 drop from the moss field in row 1, column 1")]
+
+
+def test_a_drop_moved_onto_the_sanctuary_says_where_it_goes() -> None:
+    state = table(2, boards={0: ("0 0 1 0 0", "0 0 0 0 0", "0 0 0 0 0", "0 0 0 0 1")},
+                  hands={0: ("coprinus_comatus",)})
+    state = R.apply(state, 0, {"type": "play", "card": "coprinus_comatus#50"})
+    state = R.apply(state, 0, field((0, 2)))
+    board = shown(state, 0)["board-0"]
+    assert ("Coprinus comatus: move the drop to the sanctuary field in row 2, column 3, where "
+            "it goes to the Sanctuary of Life") in board
+    assert "The fields the drop may go to are lit" in shown(state, 0)["prompt"]
+
+
+def test_tile_b_takes_two_clicks_and_no_script() -> None:
+    """R23: the field a drop leaves is a radio; its neighbours become the submit buttons of
+    that field's form, shown by a style rule that reads the radio."""
+    state = table(2, boards={0: ("0 0 0 0 0", "0 3 0 0 0", "0 0 0 0 0", "0 0 0 0 1")},
+                  hands={0: ()})
+    state = with_player(state, 0, leaves=3)
+    found = controls(V.view(state, 0), R.legal_moves(state, 0), 0)
+    assert {"id": "myc-b-1-1", "move": {"type": "tile", "tile": "b", "from": [1, 1]}} in \
+        found["forms"]
+    rule = ('.myc:has(#myc-tool-b:checked):has(input[name="myc-origin-b"][value="1-1"]:checked) '
+            ".tgt-b-1-1 { display: flex; }")
+    assert rule in found["rules"]
+    arrows = {item["cls"].split()[2]: item["value"] for item in found["fields"]["1-1"]
+              if item["kind"] == "submit" and item["form"] == "myc-b-1-1"}
+    assert arrows == {"to-up": [0, 1], "to-left": [1, 0], "to-right": [1, 2], "to-down": [2, 1]}
+    assert [i["kind"] for i in found["fields"]["1-1"]] == ["origin"] + ["submit"] * 4
+    html = shown(state, 0)
+    assert '<input type="radio" name="myc-tool" id="myc-tool-b" value="b">' in html["hand"]
+    assert "<style>" in html["board-0"] and "<script" not in page(state, 0)
+
+
+def test_tile_c_moves_the_second_drop_in_a_third_step() -> None:
+    state = table(2, boards={0: ("0 0 0 0 0", "0 2 0 0 0", "0 0 0 0 0", "0 0 0 0 1")},
+                  hands={0: ()})
+    state = with_player(state, 0, leaves=3, tiles=("a", "b", "c"), used=(False,) * 3)
+    found = controls(V.view(state, 0), R.legal_moves(state, 0), 0)
+    cell = found["fields"]["1-1"]
+    kinds = [i["kind"] for i in cell if i.get("form") == "myc-c-1-1"]
+    assert kinds == ["pick"] * 4 + ["submit"] * 4
+    assert any(".two-c-1-1 { display: flex; }" in rule for rule in found["rules"])
+
+
+def test_cards_show_symbols_with_their_words_on_hover_and_for_screen_readers() -> None:
+    state = table(2)
+    market = shown(state, 0)["market"]
+    for card in state.market:
+        definition = CARDS[card.split("#")[0]]
+        text = V.card_json(card)["text"]
+        assert f'title="{definition.name}: {text}' in market.replace("&#39;", "'")
+        assert f'<p class="sr-only">{text}.</p>' in market.replace("&#39;", "'")
+    assert market.count('<span class="fn" aria-hidden="true">') >= len(state.market)
+    assert set(PICTURES) == set(CARDS)
+
+
+def test_your_board_comes_first_and_the_others_fold() -> None:
+    html = page(table(3), 1)
+    order = re.findall(r'id="board-(\d)"', html)
+    assert order == ["1", "0", "2"]
+    assert html.index('id="board-1"') < html.index('id="hand"') < html.index('id="market"')
+    assert html.count('<details class="other-board"') == 2
+    spectator = page(table(3), None)
+    assert re.findall(r'id="board-(\d)"', spectator) == ["0", "1", "2"]
+    assert 'id="hand"' in spectator and "Your hand" not in spectator
+
+
+def test_a_move_changes_only_its_regions() -> None:
+    """Ana plays Leaf (+1 leaf): Bo's page gets her board (its leaves) and the prompt; his own
+    board, his hand, the market and the Sanctuary of Life are not sent again."""
+    state = table(2, hands={0: ("st_leaf", "st_leaf")})
+    before = shown(state, 1)
+    after = shown(R.apply(state, 0, {"type": "play", "card": "st_leaf#50"}), 1)
+    game_regions = [region.id for region in regions(2)]
+    changed = {name for name in game_regions if before[name] != after[name]}
+    assert changed == {"board-0", "prompt"}
+
+
+def test_the_final_scoring_is_marked_and_nothing_is_asked() -> None:
+    state = R.setup(2, R.Options(), 5)
+    rng = random.Random(5)
+    while state.phase != R.OVER:
+        (seat,) = R.active_seats(state)
+        state = R.apply(state, seat, rng.choice(R.legal_moves(state, seat)))
+    html = page(state, 0)
+    assert html.index("data-scores") < html.index('id="board-0"')
+    scores = shown(state, 0)["scores"]
+    assert "Final scoring" in scores and "winner" in scores
+    assert "hx-post" not in html and shown(state, 0)["prompt"].strip() == ""
+
+
+def test_solo_shows_gwidyon() -> None:
+    state = R.setup(1, R.Options(), 3)
+    assert [r.id for r in regions(1)] == ["prompt", "scores", "hand", "market", "sanctuary",
+                                         "gwidyon", "board-0"]
+    assert [r.id for r in regions(3)][-3:] == ["board-0", "board-1", "board-2"]
+    gw = shown(state, 0)["gwidyon"]
+    assert "20</b> drops on his leaf-litter board" in gw and "remove side up" in gw
+
+
+def test_the_asks_and_words_are_plain() -> None:
+    for ask in GAME.asks.values():
+        assert raw_fragment(ask) is None
+    # Every field an ask covers is required by each move that carries it.
+    for field_name in GAME.asks:
+        for kind, fields in GAME.moves.items():
+            if field_name in fields:
+                assert field_name in R._REQUIRED[kind], (field_name, kind)
