@@ -26,11 +26,11 @@ from typing import Any
 if __package__ in (None, ""):  # run as a script: make ``app`` importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from app.games.base import Game
+from app.games.base import GameSpec
 from app.games.registry import GAMES
 
 
-def play_one(game: Game, players: int, seed: int, max_moves: int) -> int:
+def play_one(game: GameSpec, players: int, seed: int, max_moves: int) -> int:
     """One random game; returns its number of moves."""
     rng = random.Random(seed)
     state = game.setup(players, game.Options(), seed)
@@ -45,7 +45,7 @@ def play_one(game: Game, players: int, seed: int, max_moves: int) -> int:
     raise RuntimeError(f"{game.id}: no end after {max_moves} moves (seed {seed})")
 
 
-def measure(game: Game, players: int, seconds: float, max_games: int,
+def measure(game: GameSpec, players: int, seconds: float, max_games: int,
             max_moves: int) -> dict[str, Any]:
     games = moves = 0
     start = time.perf_counter()
@@ -66,7 +66,7 @@ def measure(game: Game, players: int, seconds: float, max_games: int,
             "us_per_move": round(1e6 * cpu / moves, 1) if moves else 0.0, "error": error}
 
 
-def profile(game: Game, players: int, seconds: float, max_moves: int, top: int) -> str:
+def profile(game: GameSpec, players: int, seconds: float, max_moves: int, top: int) -> str:
     profiler = cProfile.Profile()
     deadline = time.perf_counter() + seconds
     seed = 0
