@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from dataclasses import replace
@@ -183,3 +184,19 @@ def test_every_string_a_person_reads_is_plain_words(players):
     shown = views.view(state, 0)
     for card in shown["market"]:
         assert raw_fragment(card["text"]) is None and raw_fragment(card["name"]) is None
+
+
+class _EverythingOn(rules.Options):
+    """The table settings with the expansion and the advanced boards."""
+
+    expansion: bool = True
+    advanced_boards: bool = True
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_no_seat_learns_what_it_may_not_see_with_the_expansion_and_advanced_boards(players):
+    """One-time effects, trashed cards, taken tiles and extra sanctuary fields hide nothing
+    they should not (R8)."""
+    game = dataclasses.replace(GAME, Options=_EverythingOn)
+    moves = check_playout(game, players, seed=players * 7 + 3, max_steps=20000, sample=0.05)
+    assert 0 < moves < 20000
