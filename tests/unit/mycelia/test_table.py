@@ -14,11 +14,12 @@ import pytest
 
 from app.config import Settings
 from app.games.base import Move
-from app.games.mycelia import GAME, PICTURES, controls, regions, waiting_words
+from app.games.mycelia import GAME
 from app.games.mycelia import rules as R
 from app.games.mycelia import views as V
 from app.games.mycelia.data import CARDS
 from app.games.mycelia.rules import State
+from app.games.mycelia.table import PICTURES, controls, regions, waiting_words
 from app.rooms.table import Table
 from app.web.render import make_environment, render_regions, table_context
 from app.web.words import raw_fragment

@@ -1,0 +1,303 @@
+"""What Mycelia's table offers a seat, from its view and legal moves only: the regions, the
+fields lit for a prompt, :func:`controls` — lit fields, the two-step "choose a drop, then where
+it goes" of tiles b and c and of Gwidyon's card, the number of drops to remove, the prompt's
+buttons —, the words for waiting seats, card pictures and colours. It only sorts the moves
+``legal_moves`` lists: no rule is decided here or in the page.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from app.games.base import JSON, Move, Region
+from app.games.mycelia import data, rules
+
+#: The regions every table has: the prompt (whose turn, what is asked, the prompt's buttons),
+#: the final scoring, your hand with your leaves and tiles, the market, the Sanctuary of Life
+#: with the new-dew table; solo adds Gwidyon. Each board is a region of its own.
+SHARED_REGIONS = ("prompt", "scores", "hand", "market", "sanctuary")
+
+
+def regions(players: int) -> tuple[Region, ...]:
+    shared = (*SHARED_REGIONS, "gwidyon") if players == 1 else SHARED_REGIONS
+    return (*(Region(name, name) for name in shared),
+            *(Region(f"board-{seat}", "board", seat) for seat in range(players)))
+
+
+# --- what the table offers to click ------------------------------------------------------------
+
+
+def _key(cell: list[int]) -> str:
+    return f"{cell[0]}-{cell[1]}"
+
+
+def _where(cell: list[int]) -> str:
+    return f"row {cell[0] + 1}, column {cell[1] + 1}"
+
+
+def _field(view: JSON, seat: int, cell: list[int]) -> str:
+    """ "the water field in row 2, column 4" (views.field_words, from the view)."""
+    square = view["seats"][seat]["rows"][cell[0]][cell[1]]
+    return f"the {square['type_name']} field in {_where(cell)}"
+
+
+def _drops(n: int) -> str:
+    return "1 drop" if n == 1 else f"{n} drops"
+
+
+def _onto(view: JSON, seat: int, cell: list[int]) -> str:
+    """Where a moved drop lands, and what becomes of it on a sanctuary field (R18)."""
+    if view["seats"][seat]["rows"][cell[0]][cell[1]]["type"] == "sanctuary":
+        return f"{_field(view, seat, cell)}, where it goes to the Sanctuary of Life"
+    return _field(view, seat, cell)
+
+
+class _Board:
+    """The controls laid on one's own board, field by field, and the forms and style rules
+    that the two-step choices need."""
+
+    def __init__(self) -> None:
+        self.fields: dict[str, list[JSON]] = {}
+        self.forms: list[JSON] = []
+        self.rules: list[str] = []
+
+    def add(self, cell: list[int], item: JSON) -> None:
+        self.fields.setdefault(_key(cell), []).append(item)
+
+    def mover(self, view: JSON, seat: int, group: str, moves: list[Move], tool: str,
+              what: str) -> None:
+        """A drop to move in two steps (tile b, tile c, Gwidyon's card): each field a drop may
+        leave is a radio; choosing one brings up an arrow on each side its drop may go to,
+        each a submit button of that field's form (the other fields stay choosable). Tile c's
+        second drop takes a third step: the first arrow is a radio, then the arrows of the
+        second drop come up."""
+        gate = f":has(#myc-tool-{tool}:checked)" if tool else ""
+        origins: dict[str, list[Move]] = {}
+        for move in moves:
+            origins.setdefault(_key(move["from"]), []).append(move)
+        for key, group_moves in origins.items():
+            origin = group_moves[0]["from"]
+            form = f"myc-{group}-{key}"
+            base = {k: v for k, v in group_moves[0].items() if k not in ("to", "to2")}
+            self.forms.append({"id": form, "move": base})
+            self.add(origin, {"kind": "origin", "group": f"myc-origin-{group}", "value": key,
+                              "cls": f"org org-{group}",
+                              "label": f"{what}: take a drop from {_field(view, seat, origin)}"})
+            chosen = f'input[name="myc-origin-{group}"][value="{key}"]:checked'
+            self.rules.append(f".myc{gate}:has({chosen}) .tgt-{group}-{key} {{ display: flex; }}")
+            seconds = [m for m in group_moves if m.get("to2") is not None]
+            firsts = list({_key(m["to"]): m["to"] for m in group_moves}.values())
+            for to in firsts:
+                label = f"Move the drop from {_where(origin)} to {_onto(view, seat, to)}"
+                arrow = f"tgt arrow to-{_side(origin, to)} tgt-{group}-{key}"
+                if not seconds:
+                    self.add(origin, {"kind": "submit", "form": form, "name": "to", "value": to,
+                                      "cls": arrow, "label": label})
+                    continue
+                self.add(origin, {"kind": "pick", "form": form, "name": "to", "value": to,
+                                  "cls": f"{arrow} first-{group}-{key}",
+                                  "label": f"{label}, then choose where the second drop goes"})
+            if seconds:
+                picked = f'input[form="{form}"][name="to"]:checked'
+                self.rules.append(f".myc{gate}:has({chosen}):has({picked}) "
+                                  f".two-{group}-{key} {{ display: flex; }}")
+                self.rules.append(f".myc{gate}:has({chosen}):has({picked}) "
+                                  f".first-{group}-{key} {{ display: none; }}")
+                for to2 in list({_key(m["to2"]): m["to2"] for m in seconds}.values()):
+                    self.add(origin, {
+                        "kind": "submit", "form": form, "name": "to2", "value": to2,
+                        "cls": f"tgt arrow second to-{_side(origin, to2)} two-{group}-{key}",
+                        "label": f"Move the second drop from {_where(origin)} to "
+                                 f"{_onto(view, seat, to2)}"})
+
+
+def _side(origin: list[int], to: list[int]) -> str:
+    """Which side of ``origin`` the neighbour ``to`` lies on (R15: orthogonal neighbours)."""
+    return {(-1, 0): "up", (1, 0): "down", (0, -1): "left", (0, 1): "right"}[
+        (to[0] - origin[0], to[1] - origin[1])]
+
+
+def _prompt_fields(view: JSON, seat: int, legal: list[Move], board: _Board) -> list[int]:
+    """The lit fields of a prompt; returns the numbers of drops a player may choose to remove
+    with fewer than the most (R16), for the page's small number choice."""
+    pending = view["pending"]
+    kind = pending["kind"]
+    name = pending["source_name"]
+    fewer: set[int] = set()
+    if kind == "move_drop":
+        for move in legal:
+            if move["type"] == "move_drop":
+                board.add(move["to"], {"kind": "act", "move": move, "cls": "lit",
+                                       "label": f"{name}: move the drop to "
+                                                f"{_onto(view, seat, move['to'])}"})
+        return []
+    if kind == "solo_move":
+        board.mover(view, seat, "solo", [m for m in legal if m["type"] == "move_drop"], "",
+                    name)
+        return []
+    by_cell: dict[str, list[Move]] = {}
+    for move in legal:
+        if move["type"] == "choose_field":
+            by_cell.setdefault(_key(move["cell"]), []).append(move)
+    for moves in by_cell.values():
+        cell = moves[0]["cell"]
+        field = _field(view, seat, cell)
+        most = max((m.get("count") or 0 for m in moves), default=0)
+        for move in sorted(moves, key=lambda m: -(m.get("count") or 0)):
+            count = move.get("count")
+            if kind == "adjacent":
+                every = "every drop" if "every" in pending["prompt_text"] else "1 drop"
+                label = f"{name}: remove {every} from {field}"
+            elif kind == "sanctuary_field":
+                label = f"{name}: place the extra sanctuary field on {field}"
+            elif count:
+                label = f"{name}: remove {_drops(count)} from {field}"
+            else:
+                label = f"{name}: choose {field}"
+            cls = "lit"
+            if count:
+                cls = f"lit cnt cnt-{count}" + (" cnt-max" if count == most else "")
+                if count < most:
+                    fewer.add(count)
+            board.add(cell, {"kind": "act", "move": move, "cls": cls, "label": label})
+    return sorted(fewer)
+
+
+def _one_per_card(moves: list[Move]) -> list[Move]:
+    """The moves with one card of each kind: two copies of a card in a discard pile are the
+    same card to remove (X2), so the page offers one button for them."""
+    seen: set[str] = set()
+    kept = []
+    for move in moves:
+        card = move.get("card")
+        if move["type"] in ("trash", "tile") and isinstance(card, str):
+            kind = card.partition("#")[0]
+            if kind in seen:
+                continue
+            seen.add(kind)
+        kept.append(move)
+    return kept
+
+
+def _card_named(view: JSON, seat: int, card: str) -> str:
+    for pile in ("discard", "hand"):
+        for entry in view["seats"][seat][pile] or []:
+            if entry["card"] == card:
+                return str(entry["name"])
+    return "a card"
+
+
+def controls(view: JSON, legal: list[Move], seat: int | None) -> JSON:
+    """What ``seat``'s table offers now, from its legal moves: the controls on its board
+    (``fields`` by ``"r-c"``, with the ``forms`` and style ``rules`` of two-step choices),
+    the prompt's buttons, the number choice of a removal, and the main phase's plays, buys,
+    tiles and end of turn."""
+    board = _Board()
+    found: JSON = {"fields": board.fields, "forms": board.forms, "rules": board.rules,
+                   "fewer": [], "prompt": [], "skip": None, "skip_rest": None, "plays": {},
+                   "buys": {}, "tiles": {}, "tile_e": {}, "end_turn": None}
+    if seat is None or not legal:
+        return found
+    pending = view["pending"]
+    for move in legal:
+        if move["type"] == "skip":
+            found["skip_rest" if move.get("rest") else "skip"] = move
+    if pending is not None:
+        found["fewer"] = _prompt_fields(view, seat, legal, board)
+        for move in _one_per_card(legal):
+            if move["type"] == "choose_option":
+                text = pending["option_texts"][move["option"]]
+                found["prompt"].append({"move": move, "label": text[:1].upper() + text[1:]})
+            elif move["type"] == "trash":
+                found["prompt"].append({"move": move, "label": "Remove " + _card_named(
+                    view, seat, move["card"]) + " from the game"})
+            elif move["type"] == "discard_tile":
+                tile = data.TILES[move["tile"]]
+                found["prompt"].append({"move": move, "label": f"Return tile {tile.letter}: "
+                                                               f"{tile.name}"})
+        return found
+    tiles: dict[str, list[Move]] = {}
+    for move in legal:
+        kind = move["type"]
+        if kind == "play":
+            found["plays"][move["card"]] = move
+        elif kind == "buy":
+            found["buys"][move["card"]] = move
+        elif kind == "end_turn":
+            found["end_turn"] = move
+        elif kind == "tile":
+            tiles.setdefault(move["tile"], []).append(move)
+    for letter, moves in tiles.items():
+        tile = data.TILES[letter]
+        what = f"Action tile {letter}, {tile.name}"
+        if letter == "a":
+            found["tiles"][letter] = {"move": moves[0]}
+        elif letter in ("b", "c"):
+            board.mover(view, seat, letter, moves, letter, what)
+            found["tiles"][letter] = {"tool": True}
+        elif letter == "d":
+            board.forms.append({"id": "myc-d", "move": {"type": "tile", "tile": "d"}})
+            for move in moves:
+                board.add(move["cell"], {
+                    "kind": "submit", "form": "myc-d", "name": "cell", "value": move["cell"],
+                    "cls": "tool-d",
+                    "label": f"{what}: remove 1 drop from {_field(view, seat, move['cell'])}"})
+            found["tiles"][letter] = {"tool": True}
+        else:
+            found["tile_e"] = {move["card"]: move for move in _one_per_card(moves)}
+            found["tiles"][letter] = {"tool": True}
+    return found
+
+
+def waiting_words(view: JSON, names: list[str]) -> str:
+    """What the others read while a seat answers a prompt: "Bo is choosing a field for
+    Amanita muscaria's bonus" (B3)."""
+    pending = view["pending"]
+    who = names[pending["seat"]]
+    name = pending["source_name"]
+    source = f"{name}'s bonus" if pending["bonus"] else name
+    doing = {
+        "choose_option": f"is choosing one of the two alternatives of {source}",
+        "choose_field": f"is choosing a field for {source}",
+        "move_drop": f"is moving a drop for {source}",
+        "adjacent": f"is choosing a neighbouring field for {source}",
+        "trash": f"is choosing a card to remove from the game for {source}",
+        "discard_tile": f"is choosing an action tile to return to the box for {source}",
+        "sanctuary_field": f"is choosing where to place the extra sanctuary field of {source}",
+        "solo_move": f"may move a drop for {name}",
+    }[pending["kind"]]
+    return f"{who} {doing}"
+
+
+# --- the card pictures -------------------------------------------------------------------------
+
+
+def _picture(fn: dict[str, Any] | None) -> list[list[JSON]] | None:
+    """A card function as the page draws it: its alternatives, each a list of parts."""
+    if fn is None:
+        return None
+    return [alt["seq"] for alt in fn["or"]] if "or" in fn else [fn["seq"]]
+
+
+#: Every card definition's functions as pictures (the page draws icons from them; its words
+#: come from the view).
+PICTURES: dict[str, JSON] = {card.id: {"play": _picture(card.play_fn),
+                                        "once": _picture(card.once_fn)}
+                             for card in data.CARDS.values()}
+
+#: The field types' colours on the boards (earthy; no text is set on them).
+FIELD_COLOURS = {"leaf": "#b0532c", "moss": "#5e8c34", "water": "#79b4d2", "earth": "#8b6a45",
+                 "sanctuary": "#f3ecd3"}
+
+
+
+def _ring(holes: int) -> list[tuple[float, float]]:
+    """Where the Sanctuary of Life's holes lie on a 100 × 100 picture, clockwise from the top."""
+    return [(round(50 + 38 * math.sin(2 * math.pi * i / holes), 1),
+             round(50 - 38 * math.cos(2 * math.pi * i / holes), 1)) for i in range(holes)]
+
+
+#: The Sanctuary of Life's holes for each capacity (R1, S1).
+RINGS = {holes: _ring(holes) for holes in sorted({rules.sanctuary_capacity(n)
+                                                  for n in range(1, 5)})}
