@@ -1,49 +1,20 @@
-"""Shared builders for the Mycelia rule tests: games, boards, hands, moves, refusals, and a
-temporary GameSpec for the platform's leak checker (the lead declares the real one)."""
+"""Shared builders for the Mycelia rule tests: games, boards, hands, moves, refusals (the
+leak checker plays the game's own declaration, ``app.games.mycelia.GAME``)."""
 
 from __future__ import annotations
 
 import dataclasses
 import random
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from app.games.base import RANDOM_BOT, GameSpec, IllegalMove, Move
-from app.games.mycelia import data, rules, views
+from app.games.base import IllegalMove, Move
+from app.games.mycelia import rules
 from app.games.mycelia.data import card_id
 from app.games.mycelia.rules import Options, Player, State
 
 Cell = tuple[int, int]
-
-#: A GameSpec for tests only: what tests/leakcheck.py and the contract checks need.
-GAME = GameSpec(
-    id="mycelia",
-    title="Mycelia",
-    summary="Bring the dew drops of your forest to the Sanctuary of Life.",
-    min_players=1,
-    max_players=4,
-    Options=Options,
-    folder=Path(rules.__file__).resolve().parent,
-    template="mycelia/table.html",
-    regions=lambda players: (),
-    turn_rule="R6",
-    moves={kind: fields - {"type"} for kind, fields in rules.MOVE_FIELDS.items()},
-    bots=(RANDOM_BOT,),
-    data=data,
-    setup=rules.setup,
-    active_seats=rules.active_seats,
-    legal_moves=rules.legal_moves,
-    apply=rules.apply,
-    events=views.events,
-    view=views.view,
-    seat_status=rules.seat_status,
-    result=rules.result,
-    dump=rules.dump,
-    load=rules.load,
-    conceal=views.conceal,
-)
 
 EMPTY = "0 0 0 0 0"
 

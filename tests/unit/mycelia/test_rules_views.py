@@ -10,14 +10,13 @@ from dataclasses import replace
 import pytest
 
 from app.games.base import IllegalMove
-from app.games.mycelia import rules, views
+from app.games.mycelia import GAME, rules, views
 from app.rooms.table import fill_names
 from app.web.words import raw_fragment
 from tests.leakcheck import check_playout
 
 from .helpers import (
     END,
-    GAME,
     SKIP,
     field,
     new_game,
