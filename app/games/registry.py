@@ -6,12 +6,14 @@ from __future__ import annotations
 from app.games.arboretum import GAME as ARBORETUM
 from app.games.base import GameSpec
 from app.games.evergreen import GAME as EVERGREEN
+from app.games.evo import GAME as EVO
 from app.games.mycelia import GAME as MYCELIA
 
 GAMES: dict[str, GameSpec] = {game.id: game for game in (
     ARBORETUM,
     EVERGREEN,
     MYCELIA,
+    EVO,
 )}
 
 

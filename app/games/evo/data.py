@@ -28,6 +28,14 @@ Cell = tuple[int, int]
 
 #: Shown by the table next to the board.
 DATA_NOTE: Final = "component data reconstructed"
+#: For players, on the game's components page (this module's docstring, in short).
+ABOUT_COMPONENTS: Final = """\
+Evo's rulebook explains how to play but does not print what is on its components, and no
+public source gives them. The island maps, the climate wheel and its tokens, the combat die, the
+number of genes of each kind and the fifteen event cards used here were rebuilt to agree with
+everything the rulebook says, with the changes of the second edition and with the first
+edition's example cards. They may differ from the printed game. The rules themselves follow the
+rulebook."""
 
 # --- terrains and climates -----------------------------------------------------------------
 
@@ -181,8 +189,8 @@ CLIMATE_TOKENS: Final[Mapping[str, ClimateToken]] = MappingProxyType({t.id: t fo
     ClimateToken("meteorite", "the meteorite", None, 1),
 )})
 METEORITE: Final = "meteorite"
-#: Setup of the climate pile: one normal token out unseen, the meteorite shuffled with this
-#: many normal tokens at the bottom, the rest on top.
+#: Setup of the climate pile: one normal token out unseen; the bottom this many tokens are the
+#: meteorite shuffled with normal ones, the rest lie on top.
 PILE_BOTTOM: Final = 3
 
 # --- combat die (R) --------------------------------------------------------------------------
@@ -314,9 +322,6 @@ BASE_EGGS: Final = 1
 LONG_REACH: Final = 3
 MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 5
-
-#: Seat colours (five clans).
-SEAT_COLOURS: Final = ("#c8322b", "#2f6fbf", "#e0a21b", "#3c8d3c", "#7b4fa6")
 
 
 # --- the invariants, checked on import ---------------------------------------------------------

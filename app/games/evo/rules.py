@@ -1485,11 +1485,28 @@ def result(state: State) -> Result | None:
     places = [1 + sum(1 for o in range(state.players) if key[o] > key[s])
               for s in range(state.players)]
     winners = tuple(s for s in ranking if places[s] == 1)
+    shown = tuple(f"{mp} MP, {n} dinosaur{'s' if n != 1 else ''}" for mp, n in key.values())
     return Result(
         scores=state.mp, ranking=ranking, winners=winners,
         details={"mp": list(state.mp),
                  "dinosaurs": [on_board(state, s) for s in range(state.players)],
-                 "places": places, "rounds": state.round - 1})
+                 "places": places, "rounds": state.round - 1},
+        headline=_headline(key, winners, ranking), shown=shown)
+
+
+def _headline(key: Mapping[int, tuple[int, int]], winners: tuple[int, ...],
+              ranking: tuple[int, ...]) -> str:
+    """Who won and how: on MP, on the tie-break of dinosaurs, or sharing the win."""
+    mp, dinos = key[winners[0]]
+    if len(winners) > 1:
+        names = ", ".join(_p(s) for s in winners[:-1]) + f" and {_p(winners[-1])}"
+        each = "1 dinosaur" if dinos == 1 else f"{dinos} dinosaurs"
+        return f"{names} shared the win with {mp} MP and {each} each"
+    tied = [s for s in ranking if s != winners[0] and key[s][0] == mp]
+    if tied:
+        return (f"{_p(winners[0])} won on the tie-break: {mp} MP like {_p(tied[0])}, "
+                f"and more dinosaurs on the island ({dinos} to {key[tied[0]][1]})")
+    return f"{_p(winners[0])} won with {mp} MP"
 
 
 # --- persistence -------------------------------------------------------------------------------

@@ -1,53 +1,16 @@
-"""Evo's rule tests, and the builders they share.
-
-:data:`EVO` is the game declared as the platform will declare it (the lead registers the game
-once its table exists), so that the leak checker and the contract's checks run here already.
-The other builders make small hand-built positions: a state in a given phase with chosen
-dinosaurs, genes, cards and initiative order.
+"""Evo's rule tests, and the builders they share: small hand-built positions (a state in a
+given phase with chosen dinosaurs, genes, cards and initiative order).
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
-from pathlib import Path
 
-from app.games.base import RANDOM_BOT, GameSpec, NoOptions, Region
-from app.games.evo import data, rules, views
+from app.games.base import NoOptions
+from app.games.evo import rules
 from app.games.evo.rules import State
 
 Cell = tuple[int, int]
-
-
-def _regions(players: int) -> tuple[Region, ...]:
-    return ()
-
-
-EVO = GameSpec(
-    id="evo",
-    title="Evo",
-    summary="Adapt your dinosaurs to a changing climate on a prehistoric island.",
-    min_players=2,
-    max_players=5,
-    Options=NoOptions,
-    folder=Path(rules.__file__).resolve().parent,
-    template="evo/table.html",
-    regions=_regions,
-    turn_rule=rules.RULE_TURN,
-    moves=rules.MOVE_FIELDS,
-    bots=(RANDOM_BOT,),
-    data=data,
-    setup=rules.setup,
-    active_seats=rules.active_seats,
-    legal_moves=rules.legal_moves,
-    apply=rules.apply,
-    events=views.events,
-    view=views.view,
-    seat_status=rules.seat_status,
-    result=rules.result,
-    dump=rules.dump,
-    load=rules.load,
-    conceal=views.conceal,
-)
 
 
 def new_game(players: int = 2, seed: int = 1) -> State:

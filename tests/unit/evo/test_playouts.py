@@ -9,11 +9,11 @@ import random
 import pytest
 
 from app.games.base import IllegalMove
+from app.games.evo import GAME as EVO
 from app.games.evo import rules
 from app.rooms.table import fill_names
 from app.web.words import raw_fragment
 from tests.leakcheck import check_playout
-from tests.unit.evo import EVO
 
 NAMES = ["Ana", "Bo", "Cy", "Di", "Ed"]
 

@@ -1,0 +1,242 @@
+"""Evo's table page: every decision is answerable by clicks and every control sends a legal
+move, the island's drawing, the two-click movement, the words a waiting seat reads, and the
+end screen's ranking with its tie-break."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from dataclasses import replace
+from html.parser import HTMLParser
+
+import pytest
+
+from app.config import Settings
+from app.games.base import Move
+from app.games.evo import GAME, data, rules
+from app.games.evo import views as V
+from app.games.evo.rules import State
+from app.games.evo.table import (
+    ISLANDS,
+    STEP_ORDER,
+    controls,
+    outlook,
+    regions,
+    space_words,
+    waiting_words,
+    win_faces,
+)
+from app.rooms.table import Table
+from app.web.render import make_environment, render_regions, table_context
+from tests.unit.evo import new_game, play, position
+
+ENV = make_environment(Settings(htmx_source="local"))
+NAMES = ["Ana", "Bo", "Cy", "Di", "Ed"]
+
+
+def room(state: State) -> Table:
+    return Table(room_id=1, game_row_id=1, game=GAME, seed=1, players=state.players,
+                 options=GAME.Options(), state=state, version=0,
+                 seat_players={s: s + 1 for s in range(state.players)}, seat_bots={},
+                 names=NAMES[: state.players])
+
+
+def shown(state: State, seat: int | None) -> dict[str, str]:
+    return render_regions(ENV, room(state), seat)
+
+
+def page(state: State, seat: int | None) -> str:
+    return ENV.get_template(GAME.template).render(**table_context(room(state), seat))
+
+
+class Buttons(HTMLParser):
+    """The moves a page's buttons send (each button carries its whole move)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.moves: list[Move] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = {k: v or "" for k, v in attrs}
+        if tag == "button" and "hx-vals" in a:
+            self.moves.append(json.loads(json.loads(a["hx-vals"])["move"]))
+
+
+def offered(state: State, seat: int | None) -> list[Move]:
+    parser = Buttons()
+    parser.feed(page(state, seat))
+    return parser.moves
+
+
+def key(move: Move) -> str:
+    return json.dumps(move, sort_keys=True)
+
+
+def expected(legal: list[Move]) -> set[str]:
+    """The legal moves the page offers: where two kinds of step take the same dinosaur to the
+    same space, the one first in STEP_ORDER (a walk rather than a swim, a swim rather than the
+    flight of the phase)."""
+    best: dict[tuple[str, str], Move] = {}
+    kept = []
+    for move in legal:
+        if move["type"] in rules.STEPS:
+            spot = (key(move["from"]), key(move["to"]))
+            known = best.get(spot)
+            if known is None or STEP_ORDER.index(move["type"]) < STEP_ORDER.index(known["type"]):
+                best[spot] = move
+        else:
+            kept.append(move)
+    return {key(m) for m in [*kept, *best.values()]}
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 1), (3, 2), (4, 3), (5, 4)])
+def test_every_decision_is_answered_by_clicks_and_every_control_sends_a_legal_move(
+        players: int, seed: int) -> None:
+    """Whole random games: at every few steps each active seat's page offers every legal move
+    (the table is played by clicks alone) and nothing else; a spectator's page and the pages
+    of seats not asked offer no move at all."""
+    state = new_game(players, seed)
+    rng = random.Random(seed)
+    phases: set[str] = set()
+    steps = 0
+    while state.phase != rules.OVER:
+        active = sorted(rules.active_seats(state))
+        seat = rng.choice(active)
+        legal = rules.legal_moves(state, seat)
+        if steps % 4 == 0 or state.phase not in (rules.MUTATION, rules.MOVEMENT):
+            clicks = {key(m) for m in offered(state, seat)}
+            want = expected(legal)
+            assert clicks == want, (f"{state.phase}: not clickable {sorted(want - clicks)[:2]}; "
+                                    f"not legal {sorted(clicks - want)[:2]}")
+            phases.add(state.phase)
+            idle = next((s for s in range(players) if s not in active), None)
+            if idle is not None:
+                assert offered(state, idle) == []
+            assert offered(state, None) == []
+        state = play(state, seat, rng.choice(legal))
+        steps += 1
+    assert {rules.MUTATION, rules.MOVEMENT, rules.BIRTH, rules.MOVE_WINDOW} <= phases
+
+
+def test_the_regions_are_the_shared_ones_and_one_sheet_per_species() -> None:
+    ids = [r.id for r in regions(3)]
+    assert ids == ["prompt", "scores", "roll", "island", "hand", "climate", "lab", "track",
+                   "sheet-0", "sheet-1", "sheet-2"]
+    html = shown(new_game(3), 0)
+    assert set(ids) <= set(html)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_the_island_draws_every_space_and_the_coast_faces_the_sea(players: int) -> None:
+    """Each space of the map once, in its terrain; one coastline edge per side of a space that
+    has no neighbour on the map (the 5-player bay too)."""
+    board = data.MAPS[players]
+    isle = ISLANDS[players]
+    assert {h.at for h in isle.spaces} == set(board.terrain)
+    assert all(h.terrain == board.terrain[h.at] for h in isle.spaces)
+    sea_sides = sum(1 for (q, r) in board.terrain for dq, dr in data.NEIGHBOUR_STEPS
+                    if (q + dq, r + dr) not in board.terrain)
+    assert isle.coast.count("M") == sea_sides
+    assert all(0 < h.left < 100 and 0 < h.top < 100 for h in isle.spaces)
+    html = shown(new_game(players), None)["island"]
+    assert html.count("<polygon") == len(board.terrain)
+    assert html.count('class="dino seat-') == 2 * players
+
+
+def test_a_dinosaur_is_chosen_first_then_its_targets_light_up() -> None:
+    """"Fase de movimiento": the mover's dinosaurs are radios; each target is a button shown
+    by a style rule once its dinosaur is chosen; an attack names its odds."""
+    state = position(2, board={(0, 0): 0, (1, 0): 1, (-2, 0): 0},
+                     genes={0: ("horn",)})
+    found = controls(V.view(state, 0), rules.legal_moves(state, 0), 0, NAMES)
+    origins = [i for items in found["spaces"].values() for i in items if i["kind"] == "origin"]
+    assert {i["value"] for i in origins} == {"0,0", "-2,0"}
+    attack = next(i for i in found["spaces"]["1,0"] if "step-attack" in i["cls"])
+    faces = win_faces(1, 0)
+    assert faces == 4  # +1 horn against none wins on -1, 0 and both +1
+    assert attack["label"] == (f"Attack Bo's dinosaur on {space_words(V.view(state, 0), [1, 0])}"
+                               f": wins on {faces} of the die's 6 faces")
+    assert any('input[name="evo-from-step"][value="0,0"]:checked' in rule
+               for rule in found["rules"])
+    html = shown(state, 0)["island"]
+    assert (f'aria-label="Movement: choose your dinosaur on '
+            f'{space_words(V.view(state, 0), [0, 0])}"') in html
+    assert "End your movement" in shown(state, 0)["prompt"]
+
+
+def test_migration_is_a_card_to_choose_before_its_dinosaur() -> None:
+    """Migration (move-turn): its dinosaurs show once its card is ticked in the hand."""
+    state = position(2, board={(0, 0): 0, (3, -1): 1}, hands={0: ("migration",)})
+    found = controls(V.view(state, 0), rules.legal_moves(state, 0), 0, NAMES)
+    assert found["tools"] == {"migration": True}
+    assert any(i["cls"] == "org org-mig" for i in found["spaces"]["0,0"])
+    assert all(":has(#evo-tool-migration:checked)" in r for r in found["rules"]
+               if "evo-from-mig" in r)
+    assert 'id="evo-tool-migration"' in shown(state, 0)["hand"]
+
+
+def test_the_lab_offers_each_bid_as_a_button_of_its_column() -> None:
+    state = new_game(2)
+    seat = rules.bidder(state)
+    assert seat is not None
+    lab = shown(state, seat)["lab"]
+    for column, value in rules.bid_options(state, seat):
+        assert f'title="Bid {value} on column {column}"' in lab
+    assert "hx-post" not in shown(state, 1 - seat)["lab"]
+
+
+def test_a_sealed_window_tells_the_waiting_seat_nothing_of_the_choice() -> None:
+    """"Cartas de evento": after Ana seals her card, Bo's page says only that she chose; Ana's
+    page says what she chose."""
+    state = position(2, phase=rules.MOVE_WINDOW, board={(0, 0): 0, (3, -1): 1},
+                     hands={0: ("rage",), 1: ("herd",)})
+    state = play(state, 0, {"type": "play_events", "cards": [{"card": "rage"}]})
+    ana, bo = shown(state, 0), shown(state, 1)
+    assert "Your choice is sealed: Battle Rage" in ana["prompt"]
+    assert "Battle Rage" not in "".join(bo.values())
+    assert "Play Herd Defence" in bo["prompt"] and "Play no card" in bo["prompt"]
+    assert waiting_words(V.view(state, 0), NAMES) == "Waiting for Bo (choosing event cards)"
+
+
+def test_the_outlook_counts_the_survivors_of_this_round() -> None:
+    """"Fase de supervivencia": on hot ground one dinosaur per parasol survives."""
+    state = position(2, board={(0, 0): 0, (1, 0): 0, (3, -1): 1}, genes={0: ("parasol",)})
+    hot = next(t for t, c in rules.climates(state).items() if c == "hot")
+    cells = [c for c, t in data.MAPS[2].terrain.items() if t == hot][:2]
+    state = replace(state, board={cells[0]: 0, cells[1]: 0, (3, -1): 1})
+    assert outlook(V.view(state, 0), 0) == [{"climate": "hot", "dinosaurs": 2, "survive": 1}]
+
+
+def test_the_last_roll_is_its_own_region_so_it_animates_once() -> None:
+    state = position(2, board={(0, 0): 0, (1, 0): 1})
+    before = shown(state, 0)["roll"]
+    assert "die" not in before
+    state = play(state, 0, {"type": "attack", "from": [0, 0], "to": [1, 0]})
+    roll = shown(state, 1)["roll"]
+    assert 'class="die' in roll
+    assert f"Ana attacked {space_words(V.view(state, 0), [1, 0])}" in roll
+
+
+def test_the_end_ranks_by_mp_and_breaks_ties_on_dinosaurs() -> None:
+    """"Objeto del juego": Ana and Bo have 9 MP; Bo has more dinosaurs and wins on it."""
+    state = position(2, board={(0, 0): 0, (1, 0): 1, (3, -1): 1}, mp=(9, 9))
+    state = replace(state, phase=rules.OVER)
+    result = rules.result(state)
+    assert result is not None
+    assert result.winners == (1,)
+    assert result.headline == ("{p1} won on the tie-break: 9 MP like {p0}, and more "
+                               "dinosaurs on the island (2 to 1)")
+    assert result.shown == ("9 MP, 1 dinosaur", "9 MP, 2 dinosaurs")
+    scores = shown(state, 0)["scores"]
+    rows = re.findall(r"<tr class=\"seat-(\d)\"><td>(\d)</td>", scores)
+    assert rows == [("1", "1"), ("0", "2")]
+    assert "Dinosaurs <span class=\"muted\">(tie-break)</span>" in scores
+
+
+def test_shared_win_headline() -> None:
+    state = position(3, board={(0, 0): 0, (1, 0): 1}, mp=(4, 4, 1))
+    state = replace(state, phase=rules.OVER)
+    result = rules.result(state)
+    assert result is not None and result.winners == (0, 1)
+    assert result.headline == "{p0} and {p1} shared the win with 4 MP and 1 dinosaur each"
