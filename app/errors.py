@@ -10,20 +10,35 @@ from typing import Any
 
 from sqlalchemy.exc import IntegrityError, OperationalError
 
+from app.games.words import Msg
+from app.i18n import DEFAULT, say
+
 log = logging.getLogger("canopy")
 
 
 class ApiError(Exception):
-    def __init__(self, status: int, detail: str, *, headers: dict[str, str] | None = None,
+    """A refusal: its status, its words (a :class:`Msg`, shown in the reader's language; plain
+    text is a message id too) and machine fields (``rule``, ``version`` …). ``names`` and
+    ``reader`` fill the players of a game's refusal ("waiting for {p1}")."""
+
+    def __init__(self, status: int, detail: Msg | str, *, headers: dict[str, str] | None = None,
+                 names: list[str] | None = None, reader: int | None = None,
                  **extra: Any) -> None:
-        super().__init__(detail)
+        self.msg = detail
+        self.names = names
+        self.reader = reader
+        self.detail = self.text()
+        super().__init__(self.detail)
         self.status = status
-        self.detail = detail
         self.headers = headers
         self.extra = extra
 
-    def body(self) -> dict[str, Any]:
-        return {"detail": self.detail, **self.extra}
+    def text(self, locale: str = DEFAULT) -> str:
+        """The refusal's words in ``locale``."""
+        return say(self.msg, locale, self.names, self.reader)
+
+    def body(self, locale: str = DEFAULT) -> dict[str, Any]:
+        return {"detail": self.text(locale), **self.extra}
 
 
 def error_of(exc: Exception, where: str) -> ApiError:

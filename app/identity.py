@@ -55,11 +55,13 @@ def create_player(engine: Engine, name: str) -> tuple[Player, str]:
     return player, token
 
 
-#: Known tokens per database: token hash → (id, name, created). A player's row never changes,
-#: so a hit needs no query (every REST request and socket looks its caller up); the clean-up
+#: Known tokens per database: token hash → (id, name, created, language). A row changes only
+#: through :func:`remember_language`, which updates it here too, so a hit needs no query
+#: (every REST request and socket looks its caller up); the clean-up
 #: removes idle players and forgets them here (:func:`forget_players`). Only tokens that matched
 #: a player are kept; the least recently used go past the bound.
-_KNOWN: weakref.WeakKeyDictionary[Engine, OrderedDict[str, tuple[int, str, datetime]]] = \
+_KNOWN: weakref.WeakKeyDictionary[
+    Engine, OrderedDict[str, tuple[int, str, datetime, str | None]]] = \
     weakref.WeakKeyDictionary()
 _KNOWN_MAX = 20_000
 _known_lock = threading.Lock()
@@ -76,9 +78,22 @@ def _remember(engine: Engine, player: Player, since: int | None = None) -> None:
         if since is not None and since != _forgotten:
             return  # players were removed meanwhile: maybe this one
         known = _KNOWN.setdefault(engine, OrderedDict())
-        known[player.token_hash] = (player.id, player.name, player.created)
+        known[player.token_hash] = (player.id, player.name, player.created, player.language)
         if len(known) > _KNOWN_MAX:
             known.popitem(last=False)
+
+
+def remember_language(engine: Engine, player: Player, language: str) -> None:
+    """Keep the language a player chose with the switch (their record and the cache)."""
+    with Session(engine) as session:
+        row = session.get(Player, player.id)
+        if row is None:
+            return
+        row.language = language
+        session.add(row)
+        session.commit()
+    player.language = language
+    _remember(engine, player)
 
 
 def forget_players(engine: Engine, ids: Iterable[int]) -> None:
@@ -89,7 +104,7 @@ def forget_players(engine: Engine, ids: Iterable[int]) -> None:
         _forgotten += 1
         known = _KNOWN.get(engine)
         if known is not None and gone:
-            for token_hash in [h for h, (pid, _, _) in known.items() if pid in gone]:
+            for token_hash in [h for h, (pid, *_) in known.items() if pid in gone]:
                 del known[token_hash]
 
 
@@ -104,8 +119,9 @@ def player_for_token(engine: Engine, token: str) -> Player | None:
             if hit is not None:
                 known.move_to_end(token_hash)
     if hit is not None:
-        player_id, name, created = hit
-        return Player(id=player_id, name=name, token_hash=token_hash, created=created)
+        player_id, name, created, language = hit
+        return Player(id=player_id, name=name, token_hash=token_hash, created=created,
+                      language=language)
     with Session(engine, expire_on_commit=False) as session:
         player = session.exec(select(Player).where(Player.token_hash == token_hash)).first()
     if player is not None:

@@ -30,6 +30,7 @@ from app.db import make_engine
 from app.errors import ApiError
 from app.games.registry import GAMES
 from app.guard import Edge, RateLimits, SocketGate
+from app.i18n import choose
 from app.lobby import api as lobby_api
 from app.lobby.cleanup import start_cleanup
 from app.lobby.service import Lobby
@@ -41,7 +42,7 @@ from app.rooms.events import MemoryHub
 from app.rooms.service import RoomService
 from app.web import pages
 from app.web.live import html_socket
-from app.web.render import APP_DIR, make_environment
+from app.web.render import APP_DIR, make_environments
 
 ROOT = APP_DIR.parent
 log = logging.getLogger("canopy")
@@ -196,13 +197,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                                  games_cached=settings.games_cached, metrics=metrics)
     app.state.lobby = Lobby(engine, app.state.rooms, max_open_rooms=settings.max_open_rooms)
     app.state.feeds = Feeds(hub)
-    app.state.env = make_environment(settings)
+    app.state.envs = make_environments(settings)
     app.state.limits = RateLimits(settings)
     app.add_middleware(Edge, settings=settings)
 
     async def refusal(request: Request, exc: Exception) -> JSONResponse:
+        """A refusal, its words in the caller's ``Accept-Language`` (machine fields as they
+        are)."""
         error = counted_error(request.app.state, exc, f"{request.method} {request.url.path}")
-        return JSONResponse(error.body(), status_code=error.status, headers=error.headers)
+        locale = choose([], request.headers.get("accept-language"))
+        return JSONResponse(error.body(locale), status_code=error.status, headers=error.headers)
 
     for kind in (ApiError, IntegrityError, OperationalError):
         app.add_exception_handler(kind, refusal)

@@ -23,6 +23,8 @@ class Player(SQLModel, table=True):
     name: str = Field(max_length=40)
     token_hash: str = Field(index=True, unique=True, max_length=64)
     created: datetime = Field(default_factory=now)
+    #: The language the player chose with the switch (app/i18n.py LOCALES); None: the browser's.
+    language: str | None = Field(default=None, max_length=8)
 
 
 class Room(SQLModel, table=True):

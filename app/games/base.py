@@ -28,6 +28,8 @@ game's view or events reveal it. Undo is an ordinary move of the games that allo
 from __future__ import annotations
 
 import random
+import re
+import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,6 +37,8 @@ from types import ModuleType
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
+
+from app.games.words import ENGLISH, Msg, Words
 
 JSON = dict[str, Any]
 Move = dict[str, Any]
@@ -45,14 +49,16 @@ class IllegalMove(Exception):
     """A move that the rules refuse in the current state.
 
     ``rule`` names the rule it breaks (a rulebook section or a spec clause id), so that the
-    player learns *why*; ``reason`` is the sentence shown to them, in plain words
+    player learns *why*; the reason is the sentence shown to them, in plain words
     (app/web/words.py) and the game's vocabulary, naming players as ``{p0}`` … like a log line
-    (:class:`Event`). The reason must only mention what the moving seat may see.
+    (:class:`Event`): a :class:`Msg`, shown in each reader's language (``reason`` is its
+    English). The reason must only mention what the moving seat may see.
     """
 
-    def __init__(self, reason: str, rule: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
+    def __init__(self, reason: Msg | str, rule: str) -> None:
+        self.msg = reason
+        self.reason = reason.english() if isinstance(reason, Msg) else reason
+        super().__init__(self.reason)
         self.rule = rule
 
     def __str__(self) -> str:
@@ -69,7 +75,8 @@ class NoOptions(BaseModel):
 class Event:
     """One line of the game log.
 
-    ``key`` and ``params`` let a client localize the line; ``text`` is the English sentence,
+    ``key`` and ``params`` let a client localize the line; ``msg`` is the line in words, shown
+    in each reader's language (app/i18n.py); ``text`` is its English sentence,
     where ``{p0}``, ``{p1}`` … stand for the players' names and ``{p0's}`` … for their
     possessives. The reader's own seat reads "you" / "your" (capitalised at the start of a
     sentence), so a text must read right in both persons: write actions in the past tense
@@ -86,6 +93,15 @@ class Event:
     params: JSON = field(default_factory=dict)
     seats: frozenset[int] | None = None
     not_for: frozenset[int] = frozenset()
+    #: The line as a :class:`Msg`, shown in each reader's language (``text`` is its English;
+    #: lines stored before the catalogues existed have only ``text``).
+    msg: Msg | None = None
+
+    @classmethod
+    def say(cls, key: str, msg: Msg, params: JSON | None = None,
+            seats: frozenset[int] | None = None, not_for: frozenset[int] = frozenset()) -> Event:
+        """A log line from its message (its English becomes ``text``)."""
+        return cls(key, msg.english(), params or {}, seats, not_for, msg)
 
     def visible_to(self, seat: int | None) -> bool:
         if self.seats is None:
@@ -113,18 +129,24 @@ class Result:
     ranking: tuple[int, ...]
     winners: tuple[int, ...]
     details: JSON = field(default_factory=dict)
-    headline: str = ""
-    shown: tuple[str, ...] = ()
+    headline: Msg | str = ""
+    shown: tuple[Msg | str, ...] = ()
 
-    def to_json(self) -> JSON:
+    def to_json(self, words: Words = ENGLISH) -> JSON:
+        """As JSON, ``headline`` and ``shown`` in the language of ``words`` (players still as
+        ``{p0}`` …)."""
         return {
             "scores": list(self.scores),
             "ranking": list(self.ranking),
             "winners": list(self.winners),
             "details": self.details,
-            "headline": self.headline,
-            "shown": list(self.shown),
+            "headline": _in(self.headline, words),
+            "shown": [_in(s, words) for s in self.shown],
         }
+
+
+def _in(text: Msg | str, words: Words) -> str:
+    return text.render(words) if isinstance(text, Msg) else text
 
 
 @dataclass(frozen=True)
@@ -150,6 +172,23 @@ class Region:
     id: str
     block: str
     seat: int | None = None
+
+
+@dataclass(frozen=True)
+class RuleText:
+    """One rule of a game's rules panel: the ``id`` its refusals cite (a rulebook heading, a
+    spec clause), a ``title`` and a short summary in the project's own words — both English
+    message ids (marked with ``N_``), shown in the reader's language."""
+
+    id: str
+    title: str
+    text: str
+
+
+def rule_anchor(rule: str) -> str:
+    """A rule id as a page anchor: "Fase de movimiento" → "fase-de-movimiento"."""
+    folded = unicodedata.normalize("NFKD", rule).encode("ascii", "ignore").decode().lower()
+    return re.sub(r"[^a-z0-9]+", "-", folded).strip("-") or "rule"
 
 
 @dataclass(frozen=True)
@@ -219,6 +258,16 @@ class GameSpec:
     #: For players, in plain words: where the component data comes from when it is not the
     #: printed one (a reconstruction). When set, the table links to a page that shows it.
     about_components: str = ""
+    #: The rules panel: every rule the game's refusals cite, in the game's order.
+    rules: tuple[RuleText, ...] = ()
+
+    @property
+    def rule_ids(self) -> frozenset[str]:
+        return frozenset(rule.id for rule in self.rules)
+
+    def rule_title(self, rule: str) -> str:
+        """The title of a rule of the panel (its id when the panel lacks it)."""
+        return next((r.title for r in self.rules if r.id == rule), rule)
 
     def __post_init__(self) -> None:
         if not 1 <= self.min_players <= self.max_players <= MAX_SEATS:

@@ -30,6 +30,7 @@ from app.config import Settings
 from app.db import json_dumps
 from app.errors import ApiError
 from app.guard import SocketGate
+from app.i18n import choose
 from app.identity import player_for_token, token_from
 from app.lobby.service import Lobby
 from app.models import MAX_ID, Player
@@ -88,6 +89,8 @@ class Connection:
 
     def __init__(self, ws: WebSocket) -> None:
         self.ws = ws
+        #: The language of the words in error frames: the handshake's ``Accept-Language``.
+        self.locale = choose([], ws.headers.get("accept-language"))
         self.send_lock = asyncio.Lock()
         self.catch_up_lock = asyncio.Lock()  # one catch-up at a time (connect, feed, resync)
         self.version: int | None = None
@@ -103,7 +106,7 @@ class Connection:
                 await self.ws.send_text(json_dumps(message))
 
     async def error(self, exc: ApiError) -> None:
-        await self.send({"type": "error", "status": exc.status, **exc.body()})
+        await self.send({"type": "error", "status": exc.status, **exc.body(self.locale)})
 
     async def refuse(self, exc: ApiError) -> None:
         """The error frame, then the close (code 4000 + status)."""
@@ -131,19 +134,20 @@ view_diff = diff if speedups.on("diff") else _jsonpatch_diff
 
 
 def _patch_message(feed: RoomFeed, table: Table, from_version: int, old: bytes,
-                   seat: int | None) -> str:
+                   seat: int | None, locale: str) -> str:
     """The patch from the seat's view at ``from_version`` (``old``, marshal bytes) to the
     current version, as JSON text: computed once per seat and versions, shared by the seat's
     sockets."""
     shared = feed.shared(table.version) if SHARE_PATCHES else {}
-    key = ("patch", seat, from_version)
+    key = ("patch", seat, from_version, locale)
     message: str | None = shared.get(key)
     if message is None:
         new = table.view(seat)
         ops = [] if old == table.view_data(seat) else view_diff(marshal.loads(old), new)
         message = json_dumps({"type": "patch", "from": from_version, "to": table.version,
                               "ops": ops, "active_seats": table.active(),
-                              "statuses": table.statuses(), "result": table.result_json()})
+                              "statuses": table.statuses(),
+                              "result": table.result_json(locale)})
         shared[key] = message
     return message
 
@@ -190,10 +194,11 @@ class GameSocket:
             conn.view, conn.version = table.view_data(seat), table.version
             await conn.send({"type": "snapshot", "version": table.version, "view": view,
                              "active_seats": table.active(), "statuses": table.statuses(),
-                             "your_seat": seat, "result": table.result_json()})
+                             "your_seat": seat, "result": table.result_json(conn.locale)})
         elif conn.version != table.version:
             assert self.feed is not None
-            message = _patch_message(self.feed, table, conn.version, conn.view, seat)
+            message = _patch_message(self.feed, table, conn.version, conn.view, seat,
+                                     conn.locale)
             conn.view, conn.version = table.view_data(seat), table.version
             await conn.send(message)
 
@@ -215,7 +220,7 @@ class GameSocket:
             ops = "[]" if since == table.version else \
                 f'[{{"op":"replace","path":"","value":{view_json}}}]'
             public = json_dumps({"active_seats": table.active(), "statuses": table.statuses(),
-                                 "result": table.result_json()})
+                                 "result": table.result_json(self.conn.locale)})
             self.conn.view, self.conn.version = table.view_data(seat), table.version
             await self.conn.send(f'{{"type":"patch","from":{since},"to":{table.version},'
                                  f'"ops":{ops},{public[1:]}')

@@ -25,10 +25,12 @@ from sqlalchemy.engine import Engine
 from app.db import MoveWriter, move_writer
 from app.errors import ApiError
 from app.games.base import IllegalMove, Move
+from app.games.words import Msg
+from app.i18n import DEFAULT
 from app.rooms.bots import Bots
 from app.rooms.events import GameMoved, Hub
 from app.rooms.store import GameStore, StaleTable
-from app.rooms.table import Table, Tables, fill_names
+from app.rooms.table import Table, Tables
 
 if TYPE_CHECKING:
     from app.observe import Metrics
@@ -137,7 +139,7 @@ class RoomService:
             try:
                 after = table.game.apply(table.state, seat, move)
             except IllegalMove as exc:
-                raise ApiError(422, fill_names(exc.reason, table.names, seat), rule=exc.rule,
+                raise ApiError(422, exc.msg, names=table.names, reader=seat, rule=exc.rule,
                                version=table.version) from None
             events = table.game.events(table.state, seat, move, after)
             result = table.game.result(after)
@@ -165,23 +167,29 @@ class RoomService:
         if table.finished:
             raise ApiError(409, "the game is over", version=table.version)
         if expected_version is not None and expected_version != table.version:
-            raise StaleVersion(409, f"stale version {expected_version}: the game is at version "
-                                    f"{table.version}", version=table.version)
+            raise StaleVersion(409, Msg("stale version {seen}: the game is at version {now}",
+                                        {"seen": expected_version, "now": table.version}),
+                               version=table.version)
         if seat in table.game.active_seats(table.state):
             return
         status = table.status(seat)
         if status.finished:
-            raise ApiError(409, f"you have finished this phase ({status.doing}); waiting for "
-                                f"{table.waiting_for()}", rule=status.finished,
+            raise ApiError(409, Msg("you have finished this phase ({doing}); waiting for "
+                                    "{seats}", {"doing": Msg(status.doing),
+                                                "seats": table.waiting_for()}),
+                           names=table.names, reader=seat, rule=status.finished,
                            version=table.version)
-        raise ApiError(403, f"not yours to play now: waiting for {table.waiting_for()}",
-                       rule=table.game.turn_rule, version=table.version)
+        raise ApiError(403, Msg("not yours to play now: waiting for {seats}",
+                                {"seats": table.waiting_for()}),
+                       names=table.names, reader=seat, rule=table.game.turn_rule,
+                       version=table.version)
 
     # -- reading ---------------------------------------------------------------------------
 
-    async def state_for(self, room_id: int, player_id: int | None) -> dict[str, Any]:
+    async def state_for(self, room_id: int, player_id: int | None,
+                        locale: str = DEFAULT) -> dict[str, Any]:
         """``GET /state``: version, active seats, what each seat is doing, the caller's seat
-        and view, the result."""
+        and view, the result (its words in ``locale``)."""
         table = await self.table(room_id)
         seat = table.seat_of(player_id)
         return {
@@ -190,7 +198,7 @@ class RoomService:
             "statuses": table.statuses(),
             "your_seat": seat,
             "view": table.view(seat),
-            "result": table.result_json(),
+            "result": table.result_json(locale),
         }
 
     async def moves_for(self, room_id: int, player_id: int | None) -> dict[str, Any]:
@@ -202,12 +210,13 @@ class RoomService:
                  if seat in table.game.active_seats(table.state) else [])
         return {"version": table.version, "your_seat": seat, "moves": moves}
 
-    async def log_for(self, room_id: int, player_id: int | None) -> dict[str, Any]:
-        """The log lines the caller may read (moves themselves are never sent: a draw's card,
-        a sealed bid stay hidden until the game's events show them)."""
+    async def log_for(self, room_id: int, player_id: int | None,
+                      locale: str = DEFAULT) -> dict[str, Any]:
+        """The log lines the caller may read, in ``locale`` (moves themselves are never sent:
+        a draw's card, a sealed bid stay hidden until the game's events show them)."""
         table = await self.table(room_id)
         return {"version": table.version, "names": table.names,
-                "events": table.log_for(table.seat_of(player_id))}
+                "events": table.log_for(table.seat_of(player_id), locale)}
 
     async def close(self) -> None:
         await self.bots.close()

@@ -28,6 +28,7 @@ from app.db import MoveWriter
 from app.errors import ApiError
 from app.games.base import Event, Move, Result, State
 from app.games.registry import get_game
+from app.games.words import Msg
 from app.models import MAX_ID, Player, Room, Seat
 from app.models import Game as GameRow
 from app.models import Move as MoveRow
@@ -52,16 +53,23 @@ class StaleTable(Exception):
 
 
 def event_json(event: Event) -> dict[str, Any]:
-    return {"key": event.key, "text": event.text, "params": event.params,
+    data = {"key": event.key, "text": event.text, "params": event.params,
             "seats": sorted(event.seats) if event.seats is not None else None,
             "not_for": sorted(event.not_for)}
+    if event.msg is not None:
+        data["msg"] = event.msg.to_json()
+    return data
 
 
 def event_from(data: dict[str, Any]) -> Event:
+    """A stored line; one stored before the catalogues existed has no ``msg`` and reads as
+    its English ``text``."""
     seats = data.get("seats")
+    msg = data.get("msg")
     return Event(data["key"], data["text"], data.get("params") or {},
                  frozenset(seats) if seats is not None else None,
-                 frozenset(data.get("not_for") or ()))
+                 frozenset(data.get("not_for") or ()),
+                 Msg.from_json(msg) if msg else None)
 
 
 def told_apart(names: list[str]) -> list[str]:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import marshal
-import re
 import weakref
 from collections import OrderedDict, deque
 from collections.abc import Callable
@@ -18,37 +17,15 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from app.games.base import Event, GameSpec, SeatStatus, State
+from app.games.base import Event, GameSpec, Result, SeatStatus, State
+from app.games.words import Msg
+from app.i18n import DEFAULT, fill_names, say, words
 
 #: Log lines kept in memory per room for the game log.
 LOG_KEPT = 200
 
 #: A log line: the version the move made, the seat that moved, the event.
 LogLine = tuple[int, int, Event]
-
-_PLACEHOLDER = re.compile(r"\{p(\d)('s)?\}")
-#: Where a sentence starts: the text's start, or after a full stop, colon or semicolon.
-_SENTENCE_START = re.compile(r"(?:^|[.!?]\s+)$")
-
-
-def fill_names(text: str, names: list[str], reader: int | None = None) -> str:
-    """Replace the ``{p0}`` … and ``{p0's}`` … placeholders of an event text by the players'
-    names and possessives — "you" and "your" for the ``reader``'s own seat, capitalised where
-    a sentence starts — in one pass: a player named ``{p1}`` is shown as typed, never as the
-    other player."""
-    def name(match: re.Match[str]) -> str:
-        index = int(match.group(1))
-        possessive = match.group(2) is not None
-        if index >= len(names):
-            return match.group(0)
-        if index != reader:
-            return names[index] + ("'s" if possessive else "")
-        word = "your" if possessive else "you"
-        starts = _SENTENCE_START.search(text, 0, match.start()) is not None
-        return word.capitalize() if starts else word
-
-    return _PLACEHOLDER.sub(name, text)
-
 
 @dataclass
 class Table:
@@ -74,7 +51,9 @@ class Table:
     views: dict[int | None, bytes] = field(default_factory=dict)
     #: What every seat sees alike at ``version`` (active seats, statuses, result), computed
     #: once: every socket message of the version carries it.
-    _public: tuple[list[int], list[str], dict[str, Any] | None] | None = None
+    _public: tuple[list[int], list[str], Result | None] | None = None
+    #: The result's JSON per language, while ``_public`` holds.
+    _results: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def seat_of(self, player_id: int | None) -> int | None:
         for seat, pid in self.seat_players.items():
@@ -101,12 +80,12 @@ class Table:
             data = self.views[seat]
         return data
 
-    def _public_now(self) -> tuple[list[int], list[str], dict[str, Any] | None]:
+    def _public_now(self) -> tuple[list[int], list[str], Result | None]:
         if self._public is None:
-            result = self.game.result(self.state)
             self._public = (sorted(self.game.active_seats(self.state)),
                             [self.status(seat).doing for seat in range(self.players)],
-                            result.to_json() if result is not None else None)
+                            self.game.result(self.state))
+            self._results = {}
         return self._public
 
     def active(self) -> list[int]:
@@ -117,8 +96,14 @@ class Table:
         """What each seat is doing, in seat order (public, like the seat bar)."""
         return self._public_now()[1]
 
-    def result_json(self) -> dict[str, Any] | None:
-        return self._public_now()[2]
+    def result_json(self, locale: str = DEFAULT) -> dict[str, Any] | None:
+        """The result, its words in ``locale`` (players as ``{p0}`` …); None while playing."""
+        result = self._public_now()[2]
+        if result is None:
+            return None
+        if locale not in self._results:
+            self._results[locale] = result.to_json(words(locale))
+        return self._results[locale]
 
     def status(self, seat: int) -> SeatStatus:
         return self.game.seat_status(self.state, seat)
@@ -133,22 +118,25 @@ class Table:
         for event in events:
             self.log.append((self.version, seat, event))
 
-    def log_for(self, seat: int | None) -> list[dict[str, Any]]:
-        """The log lines that seat may read, oldest first, names filled in."""
+    def log_for(self, seat: int | None, locale: str = DEFAULT) -> list[dict[str, Any]]:
+        """The log lines that seat may read, oldest first, in ``locale`` with names filled in
+        (a line stored before the catalogues existed reads as it was written)."""
         return [
             {"version": version, "seat": actor, **event.to_json(),
-             "text": fill_names(event.text, self.names, seat)}
+             "text": say(event.msg, locale, self.names, seat) if event.msg is not None
+             else fill_names(event.text, self.names, seat)}
             for version, actor, event in self.log
             if event.visible_to(seat)
         ]
 
-    def waiting_for(self) -> str:
-        """Who the table waits for, in plain words: "Ana (drawing)", "Ana and Bo"."""
-        parts = []
-        for seat in self.active():
-            doing = self.status(seat).doing
-            parts.append(f"{self.names[seat]} ({doing})" if doing else self.names[seat])
-        return " and ".join(parts) or "nobody"
+    def waiting_for(self) -> list[Msg | str]:
+        """Who the table waits for, each in words ("{p0} (drawing)", "{p1}"): a list that a
+        message joins with its language's "and"."""
+        parts: list[Msg | str] = [
+            Msg("{player} ({doing})", {"player": f"{{p{seat}}}", "doing": Msg(doing)})
+            if (doing := self.status(seat).doing) else f"{{p{seat}}}"
+            for seat in self.active()]
+        return parts or [Msg("nobody")]
 
 
 class Tables:

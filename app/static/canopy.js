@@ -90,8 +90,13 @@
   document.addEventListener("DOMContentLoaded", clearLater);
 
   document.addEventListener("click", function (event) {
+    // A refusal's rule link opens the rules panel; the link then scrolls to the rule.
+    if (event.target.closest("a.rule-link")) {
+      var panel = document.getElementById("rules");
+      if (panel) panel.open = true;
+    }
     var toast = event.target.closest("#flash .flash");
-    if (toast) toast.remove();
+    if (toast && !event.target.closest("a.rule-link")) toast.remove();
     var copy = event.target.closest("[data-copy]");
     if (copy) {
       var field = document.querySelector(copy.getAttribute("data-copy"));

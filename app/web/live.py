@@ -14,6 +14,8 @@ from jinja2 import Environment
 from app.errors import ApiError
 from app.games.registry import get_game
 from app.guard import SocketGate
+from app.i18n import COOKIE as LANGUAGE_COOKIE
+from app.i18n import DEFAULT, choose
 from app.lobby.service import Lobby
 from app.realtime.feed import Feeds, RoomFeed
 from app.realtime.sockets import Connection, RateLimit, admitted, frame_refusal
@@ -36,12 +38,15 @@ def lobby_fragment(env: Environment, room: dict[str, Any] | None, player_id: int
 
 
 class HtmlSocket:
-    def __init__(self, ws: WebSocket, room_id: int, player_id: int | None) -> None:
+    def __init__(self, ws: WebSocket, room_id: int, player_id: int | None,
+                 locale: str = DEFAULT) -> None:
         self.ws = ws
         self.conn = Connection(ws)
         self.room_id = room_id
         self.player_id = player_id
-        self.env: Environment = ws.app.state.env
+        #: The page's language, as the page itself was rendered (app/i18n.py).
+        self.locale = locale
+        self.env: Environment = ws.app.state.envs[locale]
         self.rooms: RoomService = ws.app.state.rooms
         self.lobby: Lobby = ws.app.state.lobby
         self.feeds: Feeds = ws.app.state.feeds
@@ -78,18 +83,19 @@ class HtmlSocket:
         return True
 
     def _regions(self, table: Table, seat: int | None) -> dict[str, str]:
-        """The regions for ``seat``, each rendered once per version (the seat bar once per
-        version and presence), shared by that seat's browsers."""
+        """The regions for ``seat``, each rendered once per version and language (the seat bar
+        once per version, language and presence), shared by that seat's browsers."""
         assert self.feed is not None
         shared = self.feed.shared(table.version)
         presence = self.feeds.presence(self.room_id)
-        seats: str | None = shared.get(("seats", seat, presence))
+        seats: str | None = shared.get(("seats", seat, self.locale, presence))
         if seats is None:
-            seats = shared[("seats", seat, presence)] = render_seats(self.env, table, seat,
-                                                                     presence)
-        regions: dict[str, str] | None = shared.get(("regions", seat))
+            seats = shared[("seats", seat, self.locale, presence)] = render_seats(
+                self.env, table, seat, presence)
+        regions: dict[str, str] | None = shared.get(("regions", seat, self.locale))
         if regions is None:
-            regions = shared[("regions", seat)] = render_game_regions(self.env, table, seat)
+            regions = shared[("regions", seat, self.locale)] = render_game_regions(
+                self.env, table, seat)
         return {"seats": seats, **regions}
 
     async def read(self) -> None:
@@ -113,7 +119,9 @@ async def html_socket(ws: WebSocket) -> None:
     if opened is None:
         return
     room_id, player, ticket = opened
-    socket = HtmlSocket(ws, room_id, player.id if player else None)
+    locale = choose([ws.cookies.get(LANGUAGE_COOKIE), player.language if player else None],
+                    ws.headers.get("accept-language"))
+    socket = HtmlSocket(ws, room_id, player.id if player else None, locale)
     del player
     feeds = socket.feeds
     socket.feed = feeds.join(room_id, ws, socket.on_event, socket.player_id)

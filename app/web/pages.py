@@ -25,10 +25,13 @@ from starlette.datastructures import FormData
 
 from app.assets import SWAGGER
 from app.errors import ApiError
-from app.games.base import GameSpec
+from app.games.base import GameSpec, rule_anchor
 from app.games.registry import GAMES, UnknownGame, get_game
+from app.games.words import Msg
 from app.guard import RateKind, RateLimits, is_loopback, own_origin
-from app.identity import create_player, optional_player, set_cookie
+from app.i18n import COOKIE as LANGUAGE_COOKIE
+from app.i18n import LOCALES, choose, say
+from app.identity import create_player, optional_player, remember_language, set_cookie
 from app.lobby.api import join_with_code
 from app.lobby.service import Lobby
 from app.models import Player
@@ -54,11 +57,32 @@ FLASH = "canopy_flash"
 #: Pages show the present: Back and history load them again instead of a stale copy (a
 #: table list without the table just created, a board moves behind).
 NO_STORE = {"Cache-Control": "no-store"}
+#: How long the language switch's cookie lasts (seconds): a year.
+LANGUAGE_KEPT = 365 * 24 * 3600
+
+
+def _locale(request: Request) -> str:
+    """The reader's language (app/i18n.py): the switch's cookie, else the player's choice on
+    record, else the browser's ``Accept-Language``; worked out once per request."""
+    known: str | None = getattr(request.state, "locale", None)
+    if known is None:
+        player = _viewer(request)
+        known = choose([request.cookies.get(LANGUAGE_COOKIE), player.language if player else None],
+                       request.headers.get("accept-language"))
+        request.state.locale = known
+    return known
 
 
 def _env(request: Request) -> Environment:
-    env: Environment = request.app.state.env
+    env: Environment = request.app.state.envs[_locale(request)]
     return env
+
+
+def _say(request: Request, message: Msg | str | ApiError) -> str:
+    """Words for the page, in the reader's language."""
+    if isinstance(message, ApiError):
+        return message.text(_locale(request))
+    return say(message, _locale(request))
 
 
 def _lobby(request: Request) -> Lobby:
@@ -77,17 +101,23 @@ def _page(request: Request, template: str, status: int = 200, **ctx: Any) -> HTM
 
 
 def _viewer(request: Request) -> Player | None:
-    try:
-        return optional_player(request)
-    except ApiError:  # a stale cookie: treat as a newcomer
-        return None
+    """The caller, looked up once per request; a stale cookie is a newcomer."""
+    if not hasattr(request.state, "viewer"):
+        try:
+            request.state.viewer = optional_player(request)
+        except ApiError:
+            request.state.viewer = None
+    viewer: Player | None = request.state.viewer
+    return viewer
 
 
-def _back(path: str, error: str | None = None) -> RedirectResponse:
+def _back(request: Request, path: str,
+          error: Msg | str | ApiError | None = None) -> RedirectResponse:
+    """A redirect to ``path``; ``error`` (in the reader's language) shows on the next page."""
     response = RedirectResponse(path, status_code=303, headers=NO_STORE)
     if error:
-        response.set_cookie(FLASH, quote(error[:300]), max_age=60, path="/", httponly=True,
-                            samesite="lax")
+        response.set_cookie(FLASH, quote(_say(request, error)[:300]), max_age=60, path="/",
+                            httponly=True, samesite="lax")
     return response
 
 
@@ -108,13 +138,13 @@ def _rate_check(request: Request, kind: RateKind, what: str) -> None:
     limits.hit(kind, request.scope, what)
 
 
-def _rate_refusal(request: Request, kind: RateKind, what: str) -> str | None:
+def _rate_refusal(request: Request, kind: RateKind, what: str) -> ApiError | None:
     """The page's words when the address is over its ``kind`` limit (a form answers with its
     page and a message, never a JSON 429)."""
     try:
         _rate_check(request, kind, what)
     except ApiError as exc:
-        return exc.detail
+        return exc
     return None
 
 
@@ -128,32 +158,32 @@ async def choose_name(request: Request, name: Annotated[str, Form()] = "",
     target = next if next.startswith("/") and not next.startswith("//") else "/"
     refused = _rate_refusal(request, "signups", "new players")
     if refused:
-        return _back(target, refused)
+        return _back(request, target, refused)
     try:
         player, token = await to_thread.run_sync(create_player, _lobby(request).engine, name)
     except ApiError as exc:
-        return _back(target, exc.detail)
+        return _back(request, target, exc)
     message = None
     if join.isascii() and join.isdigit() and len(join) < 10:
         message = await _sit_down(request, player, int(join), code[:64] or None)
-    response = _back(target, message)
+    response = _back(request, target, message)
     set_cookie(response, token, secure=request.app.state.settings.cookie_secure)
     return response
 
 
 async def _sit_down(request: Request, player: Player, room_id: int,
-                    code: str | None) -> str | None:
+                    code: str | None) -> Msg | ApiError | None:
     """Seat ``player`` in the room's first free seat; what the page then says, if anything."""
     try:
         room = await _lobby(request).get_room(room_id, player.id)
         if room["status"] != "lobby":
-            return "The game has started: you are watching."
+            return Msg("The game has started: you are watching.")
         if not any(seat["free"] for seat in room["seats"]):
-            return "Every seat at this table is taken: you are watching."
+            return Msg("Every seat at this table is taken: you are watching.")
         _rate_check(request, "joins", "joins")
         await join_with_code(_lobby(request), request, player, room_id, None, code)
     except ApiError as exc:
-        return exc.detail
+        return exc
     return None
 
 
@@ -168,26 +198,45 @@ async def new_room(request: Request, game: Annotated[str, Form()]) -> Response:
     are private unless the form says otherwise."""
     player = _viewer(request)
     if player is None:
-        return _back("/", "choose a name first")
+        return _back(request, "/", Msg("choose a name first"))
     refused = _rate_refusal(request, "rooms", "new rooms")
     if refused:
-        return _back("/", refused)
+        return _back(request, "/", refused)
     try:
         spec = get_game(game)
     except UnknownGame:
-        return _back("/", "choose one of the games")
+        return _back(request, "/", Msg("choose one of the games"))
     form = _form_lists(await request.form())
     count = (form.get(f"players-{spec.id}") or form.get("players") or [""])[-1]
     if not count.isascii() or not count.isdigit() or len(count) > 2:
-        return _back("/", f"choose how many players for {spec.title}")
+        return _back(request, "/", Msg("choose how many players for {game}",
+                                       {"game": spec.title}))
     private = (form.get("private") or ["true"])[-1] != "false"
     seated = (form.get("seated") or ["true"])[-1] != "false"
     try:
         room = await _lobby(request).create_room(player, game, int(count),
                                                  options_from_form(spec, form), private, seated)
     except ApiError as exc:
-        return _back("/", exc.detail)
-    return _back(f"/rooms/{room['id']}")
+        return _back(request, "/", exc)
+    return _back(request, f"/rooms/{room['id']}")
+
+
+@router.post("/language")
+async def choose_language(request: Request, language: Annotated[str, Form()] = "",
+                          next: Annotated[str, Form()] = "/") -> Response:
+    """The language switch: remembered in a cookie, and on the player's record when the
+    reader is a player (app/i18n.py); back to the page it was chosen on."""
+    target = next if next.startswith("/") and not next.startswith("//") else "/"
+    if language not in LOCALES:
+        return _back(request, target, Msg("choose one of the languages"))
+    player = _viewer(request)
+    if player is not None and player.language != language:
+        await to_thread.run_sync(remember_language, _lobby(request).engine, player, language)
+    response = _back(request, target)
+    response.set_cookie(LANGUAGE_COOKIE, language, max_age=LANGUAGE_KEPT, path="/",
+                        httponly=True, samesite="lax",
+                        secure=request.app.state.settings.cookie_secure)
+    return response
 
 
 @router.get("/docs", response_class=HTMLResponse)
@@ -202,9 +251,20 @@ async def components(request: Request, game_id: str) -> HTMLResponse:
     """Where a game's component data comes from, for players (a reconstruction, and why)."""
     game = GAMES.get(game_id)
     if game is None or not game.about_components:
-        return _page(request, "error.html", status=404, message="There is no such page here.")
+        return _page(request, "error.html", status=404,
+                     message=_say(request, Msg("There is no such page here.")))
     return _page(request, "components.html", game=game, player=_viewer(request),
                  paragraphs=game.about_components.strip().split("\n\n"))
+
+
+@router.get("/games/{game_id}/rules", response_class=HTMLResponse)
+async def rules(request: Request, game_id: str) -> HTMLResponse:
+    """A game's rules panel as a page of its own, in the reader's language."""
+    game = GAMES.get(game_id)
+    if game is None or not game.rules:
+        return _page(request, "error.html", status=404,
+                     message=_say(request, Msg("There is no such page here.")))
+    return _page(request, "rules.html", game=game, player=_viewer(request), rules_open=True)
 
 
 @router.get("/r/{code}")
@@ -213,8 +273,8 @@ async def invite(request: Request, code: str) -> Response:
     try:
         room_id = await _lobby(request).room_id_for_code(code)
     except ApiError as exc:
-        return _page(request, "error.html", status=exc.status, message=exc.detail)
-    return _back(f"/rooms/{room_id}?invite={quote(code)}")
+        return _page(request, "error.html", status=exc.status, message=_say(request, exc))
+    return _back(request, f"/rooms/{room_id}?invite={quote(code)}")
 
 
 @router.get("/rooms/{room_id}", response_class=HTMLResponse)
@@ -224,7 +284,7 @@ async def room_page(request: Request, room_id: int) -> HTMLResponse:
     try:
         room = await _lobby(request).get_room(room_id, player.id if player else None)
     except ApiError as exc:
-        return _page(request, "error.html", status=exc.status, message=exc.detail)
+        return _page(request, "error.html", status=exc.status, message=_say(request, exc))
     game = get_game(room["game"])
     origin = own_origin(request.app.state.settings, request.scope)
     ctx: dict[str, Any] = {
@@ -258,7 +318,7 @@ def _seat(form: FormData) -> int | None:
     if SEAT_FIELD.fullmatch(raw):
         return int(raw)
     if raw.lstrip("-").isdigit():
-        raise ApiError(404, f"there is no seat {raw[:12]}")
+        raise ApiError(404, Msg("there is no seat {seat}", {"seat": raw[:12]}))
     return None
 
 
@@ -266,13 +326,13 @@ async def _lobby_form(request: Request, room_id: int, command: LobbyCommand) -> 
     player = _viewer(request)
     page = f"/rooms/{room_id}"
     if player is None:
-        return _back(page, "choose a name first")
+        return _back(request, page, Msg("choose a name first"))
     try:
         room = await command(_lobby(request), player, await request.form())
     except Exception as exc:
-        return _back(page, counted_error(request.app.state, exc,
-                                         f"a lobby form of room {room_id}").detail)
-    return _back("/" if room.get("status") == "closed" else page)
+        return _back(request, page, counted_error(request.app.state, exc,
+                                                  f"a lobby form of room {room_id}"))
+    return _back(request, "/" if room.get("status") == "closed" else page)
 
 
 @router.post("/rooms/{room_id}/join")
@@ -334,8 +394,17 @@ async def start(request: Request, room_id: int) -> Response:
 # -- a click on the table ----------------------------------------------------------------------
 
 
-def _flash(message: str) -> HTMLResponse:
-    return HTMLResponse(f'<p class="flash error" role="alert">{escape(message)}</p>')
+def _flash(request: Request, message: Msg | str, rule: str | None = None,
+           game: GameSpec | None = None) -> HTMLResponse:
+    """The toast of a refused click, in the reader's language; with the rule it breaks, a
+    link that opens the table's rules panel at that rule."""
+    text = escape(_say(request, message))
+    link = ""
+    if rule and game is not None and rule in game.rule_ids:
+        label = escape(_say(request, Msg("Rule: {rule}", {"rule": Msg(game.rule_title(rule))})))
+        link = (f' <a class="rule-link" href="#rule-{escape(rule_anchor(rule))}" '
+                f'data-rule="{escape(rule_anchor(rule))}">{label}</a>')
+    return HTMLResponse(f'<p class="flash error" role="alert">{text}{link}</p>')
 
 
 def _move_of(form: FormData) -> dict[str, Any]:
@@ -369,22 +438,26 @@ async def act(request: Request, room_id: int) -> Response:
     rooms: RoomService = request.app.state.rooms
     player = _viewer(request)
     form = await request.form()
+    game: GameSpec | None = None
     try:
         if player is None:
             raise ApiError(401, "choose a name and take a seat to play")
         move = _move_of(form)
         version_raw = str(form.get("expected_version", ""))
         expected = int(version_raw) if version_raw.isdigit() and len(version_raw) < 10 else None
-        ask = _missing_ask((await rooms.table(room_id)).game, move)
+        game = (await rooms.table(room_id)).game
+        ask = _missing_ask(game, move)
         if ask is not None:
-            return _flash(ask)
+            return _flash(request, ask)
         await rooms.play(room_id, player.id, move, expected)
     except (ValueError, RecursionError):  # not JSON, or nested past json's limit
-        return _flash("That click did not make a move.")
+        return _flash(request, Msg("That click did not make a move."))
     except StaleVersion:
         return HTMLResponse("")
     except Exception as exc:
-        detail = counted_error(request.app.state, exc, f"a click in room {room_id}").detail
-        return _flash(detail if raw_fragment(detail) is None else
-                      "That move is not possible now.")
+        error = counted_error(request.app.state, exc, f"a click in room {room_id}")
+        detail = _say(request, error)
+        if raw_fragment(error.detail) is not None or raw_fragment(detail) is not None:
+            return _flash(request, Msg("That move is not possible now."))
+        return _flash(request, detail, error.extra.get("rule"), game)
     return HTMLResponse("")

@@ -13,16 +13,28 @@ import json
 from pathlib import Path
 from typing import Any
 
-from jinja2 import ChoiceLoader, Environment, FileSystemLoader, PrefixLoader, select_autoescape
+from babel.dates import format_date, format_datetime
+from babel.numbers import format_decimal
+from jinja2 import (
+    ChoiceLoader,
+    Environment,
+    FileSystemLoader,
+    PrefixLoader,
+    pass_context,
+    select_autoescape,
+)
+from jinja2.runtime import Context
 from jinja2_fragments import render_block
 from markupsafe import Markup
 
 from app.assets import HTMX_CDN, HTMX_LOCAL
 from app.config import Settings
-from app.games.base import GameSpec, Region
+from app.games.base import GameSpec, Region, rule_anchor
 from app.games.registry import GAMES
+from app.games.words import Msg
+from app.i18n import DEFAULT, LANGUAGE_NAMES, LOCALES, say, words
 from app.realtime.feed import Presence
-from app.rooms.table import Table, fill_names
+from app.rooms.table import Table
 
 APP_DIR = Path(__file__).resolve().parent.parent
 
@@ -32,26 +44,61 @@ SEATS = Region("seats", "seats")
 PLATFORM_REGIONS = (SEATS, Region("log", "log"))
 PLATFORM_TEMPLATE = "table_regions.html"
 
-def make_environment(settings: Settings) -> Environment:
+def make_environment(settings: Settings, locale: str = DEFAULT) -> Environment:
+    """The templates in one language: Jinja2's i18n extension with that language's catalogue
+    (``_``, ``ngettext``, ``{% trans %}``), and filters that show a game's words in it."""
     loader = ChoiceLoader([
         FileSystemLoader(APP_DIR / "templates"),
         PrefixLoader({gid: FileSystemLoader(g.folder / "templates") for gid, g in GAMES.items()}),
     ])
     env = Environment(loader=loader, autoescape=select_autoescape(["html"]),
-                      trim_blocks=True, lstrip_blocks=True)
+                      trim_blocks=True, lstrip_blocks=True, extensions=["jinja2.ext.i18n"])
+    env.policies["ext.i18n.trimmed"] = True
+    language = words(locale)
+    env.install_gettext_translations(language.translations, newstyle=True)  # type: ignore[attr-defined]
+    env.globals["locale"] = locale
+    env.globals["languages"] = LANGUAGE_NAMES
     env.globals["htmx"] = HTMX_LOCAL if settings.htmx_source == "local" else HTMX_CDN
     env.filters["tojson_attr"] = lambda value: json.dumps(value, separators=(",", ":"))
     env.globals["move_json"] = lambda value: Markup.escape(
         json.dumps(value, separators=(",", ":")))
-    #: A text with ``{p0}`` … placeholders as the reader in ``seat`` reads it (app.rooms.table).
-    env.filters["for_reader"] = lambda text, names, seat: fill_names(text, names, seat)
+
+    @pass_context
+    def shown(ctx: Context, message: Msg | str | None, names: list[str] | None = None,
+              seat: int | None = -1) -> str:
+        """A game's words (a Msg, or a message id such as a status) in this language, players
+        named for the reader: the context's ``names`` and ``seat`` unless given."""
+        if message is None or message == "":
+            return ""
+        return say(message, locale, names if names is not None else ctx.get("names"),
+                   ctx.get("seat") if seat == -1 else seat)
+
+    env.filters["say"] = shown
+    #: Kept for the templates' English texts with ``{p0}`` … (a result's headline).
+    env.filters["for_reader"] = lambda text, names, seat: say(text, locale, names, seat)
+    env.filters["anchor"] = rule_anchor
+    env.filters["number"] = lambda value: format_decimal(value, locale=locale)
+    env.filters["date"] = lambda value: format_date(value, format="medium", locale=locale)
+    env.filters["datetime"] = lambda value: format_datetime(value, format="medium",
+                                                            locale=locale)
     return env
 
 
-def table_context(table: Table, seat: int | None,
-                  presence: Presence | None = None) -> dict[str, Any]:
+def _locale_of(env: Environment) -> str:
+    """The language an environment renders in."""
+    return str(env.globals["locale"])
+
+
+def make_environments(settings: Settings) -> dict[str, Environment]:
+    """The templates in every language."""
+    return {locale: make_environment(settings, locale) for locale in LOCALES}
+
+
+def table_context(table: Table, seat: int | None, presence: Presence | None = None,
+                  locale: str = DEFAULT) -> dict[str, Any]:
     """Everything a game template may use: the seat's view, its legal moves and the room;
-    for the seat bar, who is connected (``online``: seats, ``watching``: other pages)."""
+    for the seat bar, who is connected (``online``: seats, ``watching``: other pages); the
+    log in ``locale``."""
     active = table.active()
     present = presence or Presence()
     seated = set(table.seat_players.values())
@@ -68,8 +115,8 @@ def table_context(table: Table, seat: int | None,
         "statuses": table.statuses(),
         "legal": legal,
         "version": table.version,
-        "result": table.result_json(),
-        "log": table.log_for(seat)[-60:],
+        "result": table.result_json(locale),
+        "log": table.log_for(seat, locale)[-60:],
         "finished": table.finished,
         "online": {s for s, pid in table.seat_players.items() if pid in present.players},
         "watching": len(present.players - seated) + present.anonymous,
@@ -85,7 +132,7 @@ def render_region(env: Environment, template: str, region: Region, ctx: dict[str
 def render_regions(env: Environment, table: Table, seat: int | None,
                    presence: Presence | None = None) -> dict[str, str]:
     """Every region's HTML for that seat at the current version, by element id."""
-    ctx = table_context(table, seat, presence)
+    ctx = table_context(table, seat, presence, _locale_of(env))
     return {SEATS.id: render_region(env, PLATFORM_TEMPLATE, SEATS, ctx),
             **render_game_regions(env, table, seat, ctx)}
 
@@ -93,13 +140,14 @@ def render_regions(env: Environment, table: Table, seat: int | None,
 def render_seats(env: Environment, table: Table, seat: int | None,
                  presence: Presence | None) -> str:
     """The seat bar alone (it changes with who is connected, between versions too)."""
-    return render_region(env, PLATFORM_TEMPLATE, SEATS, table_context(table, seat, presence))
+    return render_region(env, PLATFORM_TEMPLATE, SEATS,
+                         table_context(table, seat, presence, _locale_of(env)))
 
 
 def render_game_regions(env: Environment, table: Table, seat: int | None,
                         ctx: dict[str, Any] | None = None) -> dict[str, str]:
     """The regions that change only with the version: the log and the game's own."""
-    ctx = ctx or table_context(table, seat)
+    ctx = ctx or table_context(table, seat, None, _locale_of(env))
     regions = {region.id: render_region(env, PLATFORM_TEMPLATE, region, ctx)
                for region in PLATFORM_REGIONS if region is not SEATS}
     for region in table.game.regions(table.players):
