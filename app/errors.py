@@ -48,9 +48,9 @@ def error_of(exc: Exception, where: str) -> ApiError:
     if isinstance(exc, ApiError):
         return exc
     if isinstance(exc, IntegrityError):
-        return ApiError(409, "a conflicting change was saved first; try again")
+        return ApiError(409, Msg("a conflicting change was saved first; try again"))
     if isinstance(exc, OperationalError):
         log.warning("database busy on %s: %s", where, exc)
-        return ApiError(503, "the database is busy; try again")
+        return ApiError(503, Msg("the database is busy; try again"))
     log.error("%s failed", where, exc_info=exc)
-    return ApiError(500, "the server failed to handle that request")
+    return ApiError(500, Msg("the server failed to handle that request"))

@@ -37,6 +37,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from app.assets import HTMX_CDN, SWAGGER
 from app.config import Settings
 from app.errors import ApiError
+from app.games.words import Msg
+from app.i18n import choose, say
 from app.identity import COOKIE
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
@@ -104,7 +106,7 @@ def _has_bearer(headers: Headers) -> bool:
     return scheme.lower() == "bearer" and bool(value.strip())
 
 
-def cross_site_refusal(settings: Settings, scope: Scope) -> str | None:
+def cross_site_refusal(settings: Settings, scope: Scope) -> Msg | None:
     """Why this state-changing request may not be served (``None``: it may)."""
     headers = Headers(scope=scope)
     if scope["method"] in SAFE_METHODS or _has_bearer(headers):
@@ -113,13 +115,14 @@ def cross_site_refusal(settings: Settings, scope: Scope) -> str | None:
     if origin is not None:
         if same_origin(origin, settings, scope):
             return None
-        return f"a request from {origin[:80]} may not act here (only this site's own pages may)"
+        return Msg("a request from {origin} may not act here (only this site's own pages may)",
+                   {"origin": origin[:80]})
     fetch_site = headers.get("sec-fetch-site")
     if fetch_site is not None:
         return None if fetch_site == "same-origin" else \
-            "a request from another site may not act here (only this site's own pages may)"
+            Msg("a request from another site may not act here (only this site's own pages may)")
     if COOKIE in _cookie_names(headers):
-        return "a request that carries the player cookie must come from this site's pages"
+        return Msg("a request that carries the player cookie must come from this site's pages")
     return None
 
 
@@ -164,12 +167,19 @@ class BodyTooLarge(HTTPException):
     body parsing passes it on as a 413 instead of "error parsing the body")."""
 
     def __init__(self, cap: int) -> None:
-        super().__init__(413, f"the request body is over {cap} bytes")
+        super().__init__(413, too_large(cap).english())
+        self.cap = cap
 
 
-async def _refuse(send: Send, status: int, detail: str,
+def too_large(cap: int) -> Msg:
+    return Msg("the request body is over {cap} bytes", {"cap": str(cap)})  # as configured
+
+
+async def _refuse(scope: Scope, send: Send, status: int, detail: Msg,
                   extra: Iterable[tuple[bytes, bytes]] = ()) -> None:
-    body = json.dumps({"detail": detail}).encode()
+    """A refusal of the edge, its words in the caller's ``Accept-Language``."""
+    locale = choose([], Headers(scope=scope).get("accept-language"))
+    body = json.dumps({"detail": say(detail, locale)}).encode()
     await send({"type": "http.response.start", "status": status,
                 "headers": [(b"content-type", b"application/json"),
                             (b"content-length", str(len(body)).encode()), *extra]})
@@ -191,12 +201,12 @@ class Edge:
         extra = security_headers(settings, scope.get("path", ""))
         refusal = cross_site_refusal(settings, scope)
         if refusal is not None:
-            await _refuse(send, 403, refusal, extra)
+            await _refuse(scope, send, 403, refusal, extra)
             return
         cap = settings.max_body_bytes
         declared = Headers(scope=scope).get("content-length")
         if declared is not None and (not declared.isdigit() or int(declared) > cap):
-            await _refuse(send, 413, f"the request body is over {cap} bytes", extra)
+            await _refuse(scope, send, 413, too_large(cap), extra)
             return
         received = 0
         started = False
@@ -221,7 +231,7 @@ class Edge:
             await self.app(scope, capped_receive, send_with_headers)
         except BodyTooLarge:
             if not started:
-                await _refuse(send, 413, f"the request body is over {cap} bytes", extra)
+                await _refuse(scope, send, 413, too_large(cap), extra)
 
 
 # -- sockets ----------------------------------------------------------------------------------
@@ -246,12 +256,13 @@ class SocketGate:
         """Count a new socket in, or 429 when its player or address holds too many."""
         address = client_address(self.settings, scope)
         if self.by_address.get(address, 0) >= self.settings.ws_per_address:
-            raise ApiError(429, f"too many open connections from your address (at most "
-                                f"{self.settings.ws_per_address})")
+            raise ApiError(429, Msg("too many open connections from your address (at most "
+                                    "{most})", {"most": self.settings.ws_per_address}))
         if player_id is not None and \
                 self.by_player.get(player_id, 0) >= self.settings.ws_per_player:
-            raise ApiError(429, f"too many open connections for one player (at most "
-                                f"{self.settings.ws_per_player}): close other tabs")
+            raise ApiError(429, Msg("too many open connections for one player (at most "
+                                    "{most}): close other tabs",
+                                    {"most": self.settings.ws_per_player}))
         self.by_address[address] = self.by_address.get(address, 0) + 1
         if player_id is not None:
             self.by_player[player_id] = self.by_player.get(player_id, 0) + 1
@@ -290,11 +301,13 @@ class RateLimits:
         item = self.items[kind]
         reset, _ = self.limiter.get_window_stats(item, kind, address)
         wait = max(1, int(reset - time.time()) + 1)
-        return ApiError(429, f"too many {what} from your address; try again in {wait} s",
+        return ApiError(429, Msg("too many {what} from your address; try again in {wait} s",
+                                 {"what": Msg(what), "wait": wait}),
                         headers={"Retry-After": str(wait)})
 
     def hit(self, kind: RateKind, scope: Scope, what: str) -> None:
-        """Count one request of ``kind``; 429 once the address is over its limit."""
+        """Count one request of ``kind``; 429 once the address is over its limit (``what``:
+        the requests counted, a message id marked with ``N_``, "new rooms")."""
         address = client_address(self.settings, scope)
         if not self.limiter.hit(self.items[kind], kind, address):
             raise self._refusal(kind, address, what)

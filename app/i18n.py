@@ -113,6 +113,8 @@ _SENTENCE_START = re.compile(r"(?:^|[.!?]\s+)$")
 
 
 def _possessive(name: str, locale: str) -> str:
+    if not name[-1:].isalpha():  # "Bot 2": no ending glued to a digit
+        return name + "'s" if locale in ("de", "nl", "en") else name
     if locale == "de":
         return name + ("'" if name[-1:].lower() in ("s", "ß", "x", "z") else "s")
     if locale == "nl":

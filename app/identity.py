@@ -21,6 +21,7 @@ from sqlmodel import Session, select
 
 from app import speedups
 from app.errors import ApiError
+from app.games.words import Msg
 from app.models import Player
 
 COOKIE = "canopy_token"
@@ -35,11 +36,11 @@ def clean_name(name: str) -> str:
     """A display name: trimmed, inner white space folded, 1–40 printable characters."""
     cleaned = " ".join(name.split())
     if not cleaned:
-        raise ApiError(422, "name must not be empty")
+        raise ApiError(422, Msg("name must not be empty"))
     if len(cleaned) > NAME_MAX:
-        raise ApiError(422, f"name must be at most {NAME_MAX} characters")
+        raise ApiError(422, Msg("name must be at most {most} characters", {"most": NAME_MAX}))
     if not cleaned.isprintable():
-        raise ApiError(422, "name must contain only printable characters")
+        raise ApiError(422, Msg("name must contain only printable characters"))
     return cleaned
 
 
@@ -149,7 +150,8 @@ def optional_player(request: Request) -> Player | None:
         return None
     player = player_for_token(request.app.state.engine, token)
     if player is None:
-        raise ApiError(401, "unknown or expired token: create a player with POST /api/players")
+        raise ApiError(401, Msg("unknown or expired token: create a player with POST "
+                                "/api/players"))
     return player
 
 
@@ -157,8 +159,8 @@ def required_player(request: Request) -> Player:
     """The caller; 401 when no token or an unknown one was sent."""
     player = optional_player(request)
     if player is None:
-        raise ApiError(401, "this needs a player token: POST /api/players, then send "
-                            "'Authorization: Bearer <token>'")
+        raise ApiError(401, Msg("this needs a player token: POST /api/players, then send "
+                                "'Authorization: Bearer <token>'"))
     return player
 
 

@@ -7,6 +7,7 @@ import logging
 import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from http import HTTPStatus
 from pathlib import Path
 from urllib.parse import unquote_plus
 
@@ -29,8 +30,9 @@ from app.config import Settings, get_settings
 from app.db import make_engine
 from app.errors import ApiError
 from app.games.registry import GAMES
-from app.guard import Edge, RateLimits, SocketGate
-from app.i18n import choose
+from app.games.words import Msg
+from app.guard import BodyTooLarge, Edge, RateLimits, SocketGate, too_large
+from app.i18n import choose, say
 from app.lobby import api as lobby_api
 from app.lobby.cleanup import start_cleanup
 from app.lobby.service import Lobby
@@ -47,6 +49,9 @@ from app.web.render import APP_DIR, make_environments
 ROOT = APP_DIR.parent
 log = logging.getLogger("canopy")
 
+
+#: Starlette's refusals that carry no words of ours, in words of ours.
+HTTP_WORDS = {404: Msg("there is nothing here"), 405: Msg("this address does not take that method")}
 
 #: The socket endpoints: the JSON protocol and the browsers' htmx feed.
 SOCKET_ROUTES = Router(routes=[WebSocketRoute("/ws/rooms/{room_id}", game_socket),
@@ -211,17 +216,31 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     for kind in (ApiError, IntegrityError, OperationalError):
         app.add_exception_handler(kind, refusal)
 
+    def language(request: Request) -> str:
+        """The language of a JSON answer's words: the caller's ``Accept-Language``."""
+        return choose([], request.headers.get("accept-language"))
+
     @app.exception_handler(RequestValidationError)
-    async def invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
+    async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        """A request of the wrong shape: ``errors`` as FastAPI finds them (machine fields,
+        pydantic's English), ``detail`` in the caller's language around them."""
         metrics.refused(422, "request format")
         problems = [{"loc": list(e.get("loc", ())), "msg": e.get("msg", "")} for e in exc.errors()]
         summary = "; ".join(f"{'.'.join(map(str, p['loc']))}: {p['msg']}" for p in problems)
-        return JSONResponse({"detail": f"invalid request: {summary}", "errors": problems},
-                            status_code=422)
+        detail = say(Msg("invalid request: {problems}", {"problems": summary}), language(request))
+        return JSONResponse({"detail": detail, "errors": problems}, status_code=422)
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
-        return JSONResponse({"detail": exc.detail}, status_code=exc.status_code,
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        """Starlette's own refusals (no such route, a method the route lacks, a body over the
+        cap): the common ones in the caller's language."""
+        known = HTTP_WORDS.get(exc.status_code)
+        detail = exc.detail
+        if isinstance(exc, BodyTooLarge):
+            detail = say(too_large(exc.cap), language(request))
+        elif known is not None and exc.detail == HTTPStatus(exc.status_code).phrase:
+            detail = say(known, language(request))
+        return JSONResponse({"detail": detail}, status_code=exc.status_code,
                             headers=getattr(exc, "headers", None))
 
     app.include_router(lobby_api.router)
@@ -237,7 +256,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def vendor_file(name: str) -> FileResponse:
         path = vendored.get(name)
         if path is None or not path.is_file():
-            raise ApiError(404, f"{name} is not installed: run 'npm ci' for the local htmx copy")
+            raise ApiError(404, Msg("{name} is not installed: run 'npm ci' for the local htmx "
+                                    "copy", {"name": name}))
         return FileResponse(path, media_type="text/javascript")
 
     for game_id, game in GAMES.items():  # each game's own stylesheet and images

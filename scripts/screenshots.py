@@ -1,12 +1,14 @@
-"""Screenshots of every page at 1280 px and 390 px wide, for looking at what players see.
+"""Screenshots of every page at 1280 px and 390 px wide, in every language, for looking at what
+players see.
 
-    .venv/bin/python scripts/screenshots.py [BASE_URL] [OUT_DIR]
+    .venv/bin/python scripts/screenshots.py [BASE_URL] [OUT_DIR] [LANGUAGES]
 
 Drives Debian's Chromium through Playwright against a running server (best started with
 ``BOT_DELAY=0.05``): the welcome and home pages, then for every game a lobby, a running table
-against a bot (after a few clicks), a refusal's toast, the banner of a lost connection, and
-the end of a game of bots watched by its host — each as the whole page and as the first
-screenful.
+against a bot (after a few clicks), a refusal's toast, the banner of a lost connection, the
+rules panel and the end of a game of bots watched by its host — each as the whole page and as
+the first screenful. Each language (``en,es,de,nl`` by default) is a browser of that
+``Accept-Language``; files are named ``<language>-<page>-<desktop|mobile>.png``.
 """
 
 from __future__ import annotations
@@ -16,9 +18,10 @@ import time
 from pathlib import Path
 
 import httpx
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Locator, Page, sync_playwright
 
 from app.games.registry import GAMES
+from app.i18n import LOCALES, say
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -27,29 +30,36 @@ SIZES = ((1280, 800, "desktop"), (390, 844, "mobile"))
 
 
 def shoot(page: Page, out: Path, name: str, whole: bool = True) -> None:
+    language = page.evaluate("document.documentElement.lang")
     for width, height, label in SIZES:
         page.set_viewport_size({"width": width, "height": height})
         page.wait_for_timeout(200)
-        page.screenshot(path=str(out / f"{name}-{label}.png"), full_page=whole)
+        page.screenshot(path=str(out / f"{language}-{name}-{label}.png"), full_page=whole)
 
 
-def player_page(browser: Browser, base: str, name: str) -> tuple[Page, str]:
-    """A new browser context with a named player (cookie) and that player's token."""
+def player_page(browser: Browser, base: str, name: str, language: str) -> tuple[Page, str]:
+    """A new browser context of that language with a named player (cookie) and their token."""
     api = httpx.Client(base_url=base)
     token = api.post("/api/players", json={"name": name}).json()["token"]
-    context = browser.new_context()
+    context = browser.new_context(locale=language)
     context.add_cookies([{"name": "canopy_token", "value": token, "url": base}])
     return context.new_page(), token
 
 
-def running_table(browser: Browser, base: str, out: Path, game_id: str) -> None:
-    page, _ = player_page(browser, base, "Ana Longname-Example")
+def button(page: Page, words: str) -> Locator:
+    """The button a person finds by its words, in the page's language."""
+    return page.get_by_role("button", name=say(words, page.evaluate(
+        "document.documentElement.lang")), exact=True)
+
+
+def running_table(browser: Browser, base: str, out: Path, game_id: str, language: str) -> None:
+    page, _ = player_page(browser, base, "Ana Longname-Example", language)
     page.goto(base + "/")
     page.check(f"input[name=game][value={game_id}]")
-    page.click("text=Create the table")
+    button(page, "Create the table").click()
     shoot(page, out, f"{game_id}-lobby")
-    page.click("button:has-text('Add a bot')")
-    page.click("text=Start the game")
+    button(page, "Add a bot").click()
+    button(page, "Start the game").click()
     page.wait_for_selector(".seatbar")
     page.wait_for_timeout(800)
     shoot(page, out, f"{game_id}-table")
@@ -74,12 +84,14 @@ def running_table(browser: Browser, base: str, out: Path, game_id: str) -> None:
     page.evaluate("document.querySelector('.table').dispatchEvent("
                   "new CustomEvent('htmx:wsClose', {bubbles: true}))")
     shoot(page, out, f"{game_id}-offline", whole=False)
+    page.goto(f"{base}/games/{game_id}/rules")
+    shoot(page, out, f"{game_id}-rules")
     page.context.close()
 
 
-def end_screen(browser: Browser, base: str, out: Path, game_id: str) -> None:
+def end_screen(browser: Browser, base: str, out: Path, game_id: str, language: str) -> None:
     """A table of bots that its host watches to the end."""
-    page, token = player_page(browser, base, "Hostina")
+    page, token = player_page(browser, base, "Hostina", language)
     api = httpx.Client(base_url=base, headers={"Authorization": f"Bearer {token}"})
     game = GAMES[game_id]
     players = max(game.min_players, min(3, game.max_players))
@@ -103,19 +115,21 @@ def end_screen(browser: Browser, base: str, out: Path, game_id: str) -> None:
 def main() -> None:
     base = sys.argv[1] if len(sys.argv) > 1 else "http://127.0.0.1:8000"
     out = Path(sys.argv[2] if len(sys.argv) > 2 else "screenshots")
+    languages = (sys.argv[3] if len(sys.argv) > 3 else ",".join(LOCALES)).split(",")
     out.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        page = browser.new_page()
-        page.goto(base + "/")
-        shoot(page, out, "welcome")
-        page.fill("input[name=name]", "Ana")
-        page.click("button[type=submit]")
-        shoot(page, out, "home")
-        page.close()
-        for game_id in GAMES:
-            running_table(browser, base, out, game_id)
-            end_screen(browser, base, out, game_id)
+        for language in languages:
+            page = browser.new_context(locale=language).new_page()
+            page.goto(base + "/")
+            shoot(page, out, "welcome")
+            page.fill("input[name=name]", "Ana")
+            page.locator("form[action='/name'] button[type=submit]").click()
+            shoot(page, out, "home")
+            page.context.close()
+            for game_id in GAMES:
+                running_table(browser, base, out, game_id, language)
+                end_screen(browser, base, out, game_id, language)
         browser.close()
 
 

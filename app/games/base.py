@@ -38,7 +38,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from app.games.words import ENGLISH, Msg, Words
+from app.games.words import ENGLISH, N_, Msg, Words
 
 JSON = dict[str, Any]
 Move = dict[str, Any]
@@ -194,7 +194,8 @@ def rule_anchor(rule: str) -> str:
 @dataclass(frozen=True)
 class BotLevel:
     """A bot a room can seat: ``choose(view, legal, rng)`` picks one of the legal moves from
-    what its seat can see (bots never see the state)."""
+    what its seat can see (bots never see the state). ``label`` is a message id (marked with
+    ``N_``), shown in the reader's language."""
 
     id: str
     label: str
@@ -206,7 +207,7 @@ def _any_legal_move(view: JSON, legal: list[Move], rng: random.Random) -> Move:
 
 
 #: A bot every game can offer: any legal move, uniformly at random.
-RANDOM_BOT = BotLevel("random", "Random bot", _any_legal_move)
+RANDOM_BOT = BotLevel("random", N_("Random bot"), _any_legal_move)
 
 
 @dataclass(frozen=True, eq=False)

@@ -9,6 +9,7 @@ from anyio import to_thread
 from fastapi import APIRouter, Depends, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
+from app.games.words import N_
 from app.guard import RateLimits, rate_limited
 from app.identity import Caller, MaybeCaller, create_player, set_cookie
 from app.lobby.service import Lobby, WrongInvite, games_json
@@ -57,7 +58,7 @@ class BotChoice(BaseModel):
                                                         "(GET /api/games); its first by default")
 
 
-@router.post("/players", dependencies=[Depends(rate_limited("signups", "new players"))])
+@router.post("/players", dependencies=[Depends(rate_limited("signups", N_("new players")))])
 async def new_player(body: NewPlayer, request: Request, response: Response,
                      lobby: LobbyDep) -> dict[str, Any]:
     """Pick a name, get a token. The token is also set as an HttpOnly cookie for browsers."""
@@ -78,7 +79,7 @@ async def list_games() -> list[dict[str, Any]]:
 
 
 @router.post("/rooms", status_code=201,
-             dependencies=[Depends(rate_limited("rooms", "new rooms"))])
+             dependencies=[Depends(rate_limited("rooms", N_("new rooms")))])
 async def create_room(body: NewRoom, player: Caller, lobby: LobbyDep) -> dict[str, Any]:
     """Create a room; the creator takes seat 0 and hosts it."""
     return await lobby.create_room(player, body.game, body.players, body.options,
@@ -101,16 +102,16 @@ async def join_with_code(lobby: Lobby, request: Request, player: Any, room_id: i
                          seat: int | None, code: str | None) -> dict[str, Any]:
     """Join, counting wrong invite codes per address (429 once there were too many)."""
     limits: RateLimits = request.app.state.limits
-    limits.check("wrong_codes", request.scope, "wrong invite codes")
+    limits.check("wrong_codes", request.scope, N_("wrong invite codes"))
     try:
         return await lobby.join(player, room_id, seat, code)
     except WrongInvite:
         if code is not None:
-            limits.hit("wrong_codes", request.scope, "wrong invite codes")
+            limits.hit("wrong_codes", request.scope, N_("wrong invite codes"))
         raise
 
 
-@router.post("/rooms/{room_id}/join", dependencies=[Depends(rate_limited("joins", "joins"))])
+@router.post("/rooms/{room_id}/join", dependencies=[Depends(rate_limited("joins", N_("joins")))])
 async def join(room_id: int, request: Request, player: Caller, lobby: LobbyDep,
                body: SeatChoice | None = None) -> dict[str, Any]:
     """Take a seat (the first free one by default); a private room needs ``code``."""

@@ -26,6 +26,7 @@ from sqlmodel import Session, col, select
 
 from app.errors import ApiError
 from app.games.registry import GAMES, UnknownGame, get_game
+from app.games.words import N_, Msg, plural
 from app.models import MAX_ID, Game, Player, Room, Seat
 from app.rooms.events import LobbyChanged
 from app.rooms.service import RoomService
@@ -43,7 +44,7 @@ class WrongInvite(ApiError):
     these per address)."""
 
     def __init__(self) -> None:
-        super().__init__(403, "this table is private: you need its invite link to join")
+        super().__init__(403, Msg("this table is private: you need its invite link to join"))
 
 
 def games_json() -> list[dict[str, Any]]:
@@ -68,14 +69,14 @@ def _room(session: Session, room_id: int, *, lock: bool = False) -> Room:
     without it two requests could both pass their checks (a player seated twice, a game
     started while a player leaves). SQLite has one writer; PostgreSQL locks the row."""
     if not 0 < room_id <= MAX_ID:  # larger ids overflow the INTEGER column (a 500 otherwise)
-        raise ApiError(404, f"there is no room {room_id}")
+        raise ApiError(404, no_room(room_id))
     if lock:
         session.execute(update(Room).where(col(Room.id) == room_id)
                         .values(status=Room.status)
                         .execution_options(synchronize_session=False))
     room = session.get(Room, room_id)
     if room is None:
-        raise ApiError(404, f"there is no room {room_id}")
+        raise ApiError(404, no_room(room_id))
     return room
 
 
@@ -129,15 +130,58 @@ def room_json(session: Session, room: Room, viewer: int | None = None) -> dict[s
     }
 
 
+def no_room(room_id: int | str) -> Msg:
+    """The words for a room that does not exist (the id as typed, not as a number)."""
+    return Msg("there is no room {room}", {"room": str(room_id)})
+
+
+#: What a room's status reads as in a refusal (whole sentences, so each language words it).
+NOT_IN_LOBBY = {"playing": N_("the room is playing"),
+                "finished": N_("the room is finished"),
+                "started": N_("the game has started")}
+
+
+def _not_in_lobby(status: str) -> Msg:
+    said = NOT_IN_LOBBY.get(status) or NOT_IN_LOBBY["started"]
+    return Msg(said)
+
+
+def _option_problem(error: Any) -> Msg:
+    """One problem of an options object in words (pydantic's own words, in English, for a
+    kind of problem no option form can make)."""
+    field = ".".join(map(str, error["loc"]))
+    kind, ctx = error["type"], error.get("ctx") or {}
+    problem: Msg
+    if kind == "less_than_equal":
+        problem = Msg("must be at most {limit}", {"limit": ctx.get("le")})
+    elif kind == "less_than":
+        problem = Msg("must be less than {limit}", {"limit": ctx.get("lt")})
+    elif kind == "greater_than_equal":
+        problem = Msg("must be at least {limit}", {"limit": ctx.get("ge")})
+    elif kind == "greater_than":
+        problem = Msg("must be more than {limit}", {"limit": ctx.get("gt")})
+    elif kind in ("int_parsing", "int_type", "int_from_float"):
+        problem = Msg("must be a whole number")
+    elif kind in ("bool_parsing", "bool_type"):
+        problem = Msg("must be true or false")
+    elif kind in ("literal_error", "enum"):
+        problem = Msg("must be one of {choices}", {"choices": str(ctx.get("expected", ""))})
+    elif kind == "extra_forbidden":
+        problem = Msg("is not an option of this game")
+    else:
+        return Msg("{field}: {problem}", {"field": field, "problem": str(error["msg"])})
+    return Msg("{field}: {problem}", {"field": field, "problem": problem})
+
+
 def _options(game_id: str, options: dict[str, Any] | None) -> dict[str, Any]:
     """The options checked against the game's model (422 naming each bad field)."""
     game = get_game(game_id)
     try:
         parsed = game.Options.model_validate(options or {})
     except ValidationError as exc:
-        problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}"
-                             for e in exc.errors())
-        raise ApiError(422, f"invalid options for {game.title}: {problems}",
+        problems = [_option_problem(e) for e in exc.errors()]
+        raise ApiError(422, Msg("invalid options for {game}: {problems}",
+                                {"game": game.title, "problems": problems}),
                        fields=sorted({".".join(map(str, e["loc"])) for e in exc.errors()})
                        ) from None
     return parsed.model_dump(mode="json")
@@ -180,7 +224,8 @@ class Lobby:
         with self.session() as session:
             room = session.exec(select(Room).where(Room.code == code)).first()
             if room is None or room.id is None:
-                raise ApiError(404, "no table has this invite link (it may have been closed)")
+                raise ApiError(404, Msg("no table has this invite link (it may have been "
+                                        "closed)"))
             return room.id
 
     async def list_rooms(self) -> list[dict[str, Any]]:
@@ -223,10 +268,13 @@ class Lobby:
         try:
             game = get_game(game_id)
         except UnknownGame:
-            raise ApiError(404, f"unknown game {game_id!r}; known: {', '.join(GAMES)}") from None
+            raise ApiError(404, Msg("unknown game {game}; known: {known}",
+                                    {"game": repr(game_id), "known": ", ".join(GAMES)})) from None
         if not game.min_players <= players <= game.max_players:
-            raise ApiError(422, f"{game.title} is for {game.min_players}–{game.max_players} "
-                                f"players, not {players}", fields=["players"])
+            raise ApiError(422, Msg("{game} is for {least}–{most} players, not {players}",
+                                    {"game": game.title, "least": game.min_players,
+                                     "most": game.max_players, "players": players}),
+                           fields=["players"])
         checked = _options(game_id, options)
         with self.session() as session:
             assert player.id is not None
@@ -238,8 +286,10 @@ class Lobby:
             hosted = len(session.exec(select(Room.id).where(Room.host_id == player.id)
                                       .where(Room.status == "lobby")).all())
             if hosted >= self.max_open_rooms:
-                raise ApiError(409, f"you already host {hosted} tables waiting for their "
-                                    "start: start or leave one first")
+                raise ApiError(409, plural(
+                    "you already host {n} table waiting for its start: start or leave it first",
+                    "you already host {n} tables waiting for their start: start or leave one "
+                    "first", "n", n=hosted))
             room = Room(code=self._new_code(session), game_id=game.id, players=players,
                         options=checked, created_by=player.id, host_id=player.id,
                         private=private)
@@ -271,7 +321,7 @@ class Lobby:
                                      and secrets.compare_digest(code, room.code)):
                 raise WrongInvite
             if any(s.player_id == player.id for s in _seats(session, room_id)):
-                raise ApiError(409, "you already have a seat in this room")
+                raise ApiError(409, Msg("you already have a seat in this room"))
             index = self._free_seat(session, room, seat)
             session.add(Seat(room_id=room_id, index=index, player_id=player.id))
             session.commit()
@@ -287,9 +337,9 @@ class Lobby:
             room = _room(session, room_id, lock=True)
             mine = [s for s in _seats(session, room_id) if s.player_id == player.id]
             if not mine:
-                raise ApiError(403, "you have no seat in this room")
+                raise ApiError(403, Msg("you have no seat in this room"))
             if room.status != "lobby":
-                raise ApiError(409, f"the game has started: you cannot leave a {room.status} room")
+                raise ApiError(409, Msg("the game has started: you cannot leave the room now"))
             for seat in mine:
                 session.delete(seat)
             session.flush()
@@ -317,9 +367,10 @@ class Lobby:
             game = get_game(room.game_id)
             bot = game.bot(level) if level is not None else game.bots[0]
             if bot is None:
-                raise ApiError(422, f"unknown bot level {level!r}; choose one of "
-                                    f"{', '.join(b.id for b in game.bots)}")
-            self._require_host(session, player, room, "add bots")
+                raise ApiError(422, Msg("unknown bot level {level}; choose one of {known}",
+                                        {"level": repr(level),
+                                         "known": ", ".join(b.id for b in game.bots)}))
+            self._require_host(session, player, room, N_("add bots"))
             index = self._free_seat(session, room, seat)
             session.add(Seat(room_id=room_id, index=index, bot_level=bot.id))
             session.commit()
@@ -331,11 +382,11 @@ class Lobby:
     def _remove_bot(self, player: Player, room_id: int, seat: int) -> dict[str, Any]:
         with self.session() as session:
             room = _room(session, room_id, lock=True)
-            self._require_host(session, player, room, "remove bots")
-            self._require_lobby(room, "bots can only be removed before the start")
+            self._require_host(session, player, room, N_("remove bots"))
+            self._require_lobby(room, N_("bots can only be removed before the start"))
             bot = next((s for s in _seats(session, room_id) if s.index == seat), None)
             if bot is None or bot.bot_level is None:
-                raise ApiError(404, f"there is no bot on seat {seat}")
+                raise ApiError(404, Msg("there is no bot on seat {seat}", {"seat": str(seat)}))
             session.delete(bot)
             session.commit()
             return room_json(session, room, player.id)
@@ -347,13 +398,13 @@ class Lobby:
     def _remove_player(self, player: Player, room_id: int, seat: int) -> dict[str, Any]:
         with self.session() as session:
             room = _room(session, room_id, lock=True)
-            self._require_host(session, player, room, "remove players")
-            self._require_lobby(room, "players can only be removed before the start")
+            self._require_host(session, player, room, N_("remove players"))
+            self._require_lobby(room, N_("players can only be removed before the start"))
             taken = next((s for s in _seats(session, room_id) if s.index == seat), None)
             if taken is None or taken.player_id is None:
-                raise ApiError(404, f"nobody sits on seat {seat}")
+                raise ApiError(404, Msg("nobody sits on seat {seat}", {"seat": str(seat)}))
             if taken.player_id == player.id:
-                raise ApiError(409, "you cannot remove yourself: leave the room instead")
+                raise ApiError(409, Msg("you cannot remove yourself: leave the room instead"))
             session.delete(taken)
             session.commit()
             return room_json(session, room, player.id)
@@ -367,8 +418,8 @@ class Lobby:
                      options: dict[str, Any]) -> dict[str, Any]:
         with self.session() as session:
             room = _room(session, room_id, lock=True)
-            self._require_host(session, player, room, "change the options")
-            self._require_lobby(room, "options can only change before the start")
+            self._require_host(session, player, room, N_("change the options"))
+            self._require_lobby(room, N_("options can only change before the start"))
             room.options = _options(room.game_id, options)
             session.add(room)
             session.commit()
@@ -386,13 +437,15 @@ class Lobby:
         and stored with the dealt state."""
         with self.session() as session:
             room = _room(session, room_id, lock=True)
-            self._require_host(session, player, room, "start the game")
+            self._require_host(session, player, room, N_("start the game"))
             if room.status != "lobby":
-                raise ApiError(409, f"the game has already started (room is {room.status})")
+                raise ApiError(409, Msg("the game has already started ({status})",
+                                        {"status": _not_in_lobby(room.status)}))
             free = room.players - len(_seats(session, room_id))
             if free:
-                raise ApiError(409, f"{free} seat{'s are' if free > 1 else ' is'} still free: "
-                                    "invite friends or add bots")
+                raise ApiError(409, plural("{n} seat is still free: invite friends or add bots",
+                                           "{n} seats are still free: invite friends or add "
+                                           "bots", "n", n=free))
             game = get_game(room.game_id)
             seed = secrets.randbits(SEED_BITS)
             state = game.setup(room.players, game.Options.model_validate(room.options), seed)
@@ -405,27 +458,33 @@ class Lobby:
 
     def _free_seat(self, session: Session, room: Room, seat: int | None) -> int:
         assert room.id is not None
-        self._require_lobby(room, "seats can only change before the start")
+        self._require_lobby(room, N_("seats can only change before the start"))
         taken = {s.index for s in _seats(session, room.id)}
         if seat is None:
             free = [i for i in range(room.players) if i not in taken]
             if not free:
-                raise ApiError(409, "every seat is taken")
+                raise ApiError(409, Msg("every seat is taken"))
             return free[0]
         if not 0 <= seat < room.players:
-            raise ApiError(404, f"there is no seat {seat}: seats are 0–{room.players - 1}")
+            raise ApiError(404, Msg("there is no seat {seat}: seats are 0–{last}",
+                                    {"seat": str(seat), "last": room.players - 1}))
         if seat in taken:
-            raise ApiError(409, f"seat {seat} is taken")
+            raise ApiError(409, Msg("seat {seat} is taken", {"seat": str(seat)}))
         return seat
 
     @staticmethod
     def _require_lobby(room: Room, why: str) -> None:
+        """409 unless the room waits for its start; ``why``: a message id (``N_``)."""
         if room.status != "lobby":
-            raise ApiError(409, f"the room is {room.status}: {why}")
+            raise ApiError(409, Msg("{status}: {why}", {"status": _not_in_lobby(room.status),
+                                                        "why": Msg(why)}))
 
     @staticmethod
     def _require_host(session: Session, player: Player, room: Room, action: str) -> None:
+        """403 unless ``player`` hosts the room; ``action``: what they tried, a message id
+        (``N_``) that reads after "may" ("add bots")."""
         if room.host_id != player.id:
             host = session.get(Player, room.host_id) if room.host_id is not None else None
-            raise ApiError(403, f"only the host ({host.name if host else 'nobody'}) may "
-                                f"{action}")
+            raise ApiError(403, Msg("only the host ({host}) may {action}",
+                                    {"host": host.name if host else Msg("nobody"),
+                                     "action": Msg(action)}))

@@ -29,6 +29,7 @@ from app import speedups
 from app.config import Settings
 from app.db import json_dumps
 from app.errors import ApiError
+from app.games.words import Msg
 from app.guard import SocketGate
 from app.i18n import choose
 from app.identity import player_for_token, token_from
@@ -75,7 +76,7 @@ async def identify(ws: WebSocket) -> Player | None:
         return None
     player = await to_thread.run_sync(player_for_token, ws.app.state.engine, token)
     if player is None:
-        raise ApiError(401, "unknown token")
+        raise ApiError(401, Msg("unknown token"))
     return player
 
 
@@ -209,7 +210,8 @@ class GameSocket:
         (the view's JSON is encoded once per seat and version and shared)."""
         table = await self.rooms.table(self.room_id)
         if not is_int(since) or not 0 <= since <= table.version:
-            raise ApiError(422, f"resync 'since' must be a version from 0 to {table.version}")
+            raise ApiError(422, Msg("resync 'since' must be a version from 0 to {version}",
+                                    {"version": str(table.version)}))
         seat = table.seat_of(self.player_id)
         assert self.feed is not None
         async with self.conn.catch_up_lock:
@@ -229,18 +231,18 @@ class GameSocket:
         try:
             message = json.loads(raw)
         except ValueError:
-            raise ApiError(422, "message is not valid JSON") from None
+            raise ApiError(422, Msg("message is not valid JSON")) from None
         except RecursionError:  # "[[[[…": json gives up past ~1000 levels
-            raise ApiError(422, "message is nested too deeply") from None
+            raise ApiError(422, Msg("message is nested too deeply")) from None
         if not isinstance(message, dict):
-            raise ApiError(422, "message must be a JSON object with a 'type'")
+            raise ApiError(422, Msg("message must be a JSON object with a 'type'"))
         kind = message.get("type")
         if kind == "move":
             if self.player_id is None:
-                raise ApiError(401, "moves need a player token (?token=...)")
+                raise ApiError(401, Msg("moves need a player token (?token=...)"))
             expected = message.get("expected_version")
             if expected is not None and not is_int(expected):
-                raise ApiError(422, "expected_version must be an integer")
+                raise ApiError(422, Msg("expected_version must be an integer"))
             version = await self.rooms.play(self.room_id, self.player_id, message.get("move"),
                                             expected)
             await self.conn.send({"type": "ack", "version": version})
@@ -249,7 +251,8 @@ class GameSocket:
         elif kind == "ping":
             await self.conn.send({"type": "pong"})
         else:
-            raise ApiError(422, f"unknown message type {kind!r}: send move, resync or ping")
+            raise ApiError(422, Msg("unknown message type {kind}: send move, resync or ping",
+                                    {"kind": repr(kind)}))
 
     async def read(self) -> None:
         """Handle the client's messages until it goes; refusals are error frames (a message
@@ -269,7 +272,8 @@ class GameSocket:
             try:
                 raw: str | None = received.get("text")
                 if raw is None:
-                    raise ApiError(422, "binary frames are not understood: send JSON as text")
+                    raise ApiError(422, Msg("binary frames are not understood: send JSON as "
+                                            "text"))
                 await self.handle(raw)
             except WebSocketDisconnect:  # gone while we answered: the end, not a failure
                 raise
@@ -288,9 +292,10 @@ def frame_refusal(received: Message, settings: Settings, limit: RateLimit) -> Ap
     size = (len(raw) if raw.isascii() else len(raw.encode())) if raw is not None \
         else len(received.get("bytes") or b"")
     if size > settings.ws_max_message:
-        return ApiError(413, f"message too large: at most {settings.ws_max_message} bytes")
+        return ApiError(413, Msg("message too large: at most {most} bytes",
+                                 {"most": str(settings.ws_max_message)}))
     if not limit.allow():
-        return ApiError(429, "too many messages: slow down")
+        return ApiError(429, Msg("too many messages: slow down"))
     return None
 
 
@@ -298,7 +303,7 @@ def room_id_of(ws: WebSocket) -> int:
     """The room id of the socket's path; 404 if it is not one (ids are positive integers)."""
     text: str = ws.path_params["room_id"]
     if not (text.isascii() and text.isdigit() and len(text) <= 19) or not 0 < int(text) <= MAX_ID:
-        raise ApiError(404, f"no room {text[:40]!r}")
+        raise ApiError(404, Msg("no room {room}", {"room": repr(text[:40])}))
     return int(text)
 
 

@@ -50,22 +50,24 @@ def check_move_shape(move: Any, fields: Mapping[str, frozenset[str]]) -> Move:
     """A move is a JSON object of at most ``MOVE_MAX_BYTES`` with no field its type does not
     carry (the game refuses unknown types and bad values itself)."""
     if not isinstance(move, dict):
-        raise ApiError(422, "a move must be a JSON object with a 'type'")
+        raise ApiError(422, Msg("a move must be a JSON object with a 'type'"))
     try:
         size = len(json.dumps(move, separators=(",", ":")))  # ASCII: characters are bytes
     except RecursionError:
-        raise ApiError(422, "a move must not be nested that deeply") from None
+        raise ApiError(422, Msg("a move must not be nested that deeply")) from None
     if size > MOVE_MAX_BYTES:
-        raise ApiError(413, f"a move is at most {MOVE_MAX_BYTES} bytes of JSON")
+        raise ApiError(413, Msg("a move is at most {most} bytes of JSON",
+                                {"most": str(MOVE_MAX_BYTES)}))
     kind = move.get("type")
     carried = fields.get(kind) if isinstance(kind, str) else None
     if carried is not None:
         unknown = sorted(set(move) - carried - {"type"})
         if unknown:
-            takes = ", ".join(sorted(carried)) or "no other field"
-            raise ApiError(422, f"a {kind} move has no field {', '.join(unknown)[:200]} "
-                                f"(it takes: {takes})", rule="move format",
-                           fields=unknown[:20])
+            takes: Msg | str = ", ".join(sorted(carried)) or Msg("no other field")
+            raise ApiError(422, Msg("a {kind} move has no field {fields} (it takes: {takes})",
+                                    {"kind": kind, "fields": ", ".join(unknown)[:200],
+                                     "takes": takes}),
+                           rule="move format", fields=unknown[:20])
     return move
 
 
@@ -147,7 +149,7 @@ class RoomService:
                 await self.store.save(table, seat, move, after, events, result)
             except StaleTable:
                 self.tables.forget(room_id)
-                raise ApiError(409, "another move was saved first; reload the game",
+                raise ApiError(409, Msg("another move was saved first; reload the game"),
                                version=table.version) from None
             committed = time.perf_counter()
             table.advance(seat, after, events, result is not None)
@@ -163,9 +165,9 @@ class RoomService:
         """The caller holds a seat, the game runs, it saw the current version, and the game
         waits for that seat (its turn, a prompt it answers, a phase everyone plays at once)."""
         if seat is None:
-            raise ApiError(403, "you have no seat in this game (spectators cannot move)")
+            raise ApiError(403, Msg("you have no seat in this game (spectators cannot move)"))
         if table.finished:
-            raise ApiError(409, "the game is over", version=table.version)
+            raise ApiError(409, Msg("the game is over"), version=table.version)
         if expected_version is not None and expected_version != table.version:
             raise StaleVersion(409, Msg("stale version {seen}: the game is at version {now}",
                                         {"seen": expected_version, "now": table.version}),
@@ -205,7 +207,8 @@ class RoomService:
         table = await self.table(room_id)
         seat = table.seat_of(player_id)
         if seat is None:
-            raise ApiError(403, "you have no seat in this game (spectators have no moves)")
+            raise ApiError(403, Msg("you have no seat in this game (spectators have no "
+                                    "moves)"))
         moves = (table.game.legal_moves(table.state, seat)
                  if seat in table.game.active_seats(table.state) else [])
         return {"version": table.version, "your_seat": seat, "moves": moves}

@@ -73,9 +73,10 @@ def event_from(data: dict[str, Any]) -> Event:
 
 
 def told_apart(names: list[str]) -> list[str]:
-    """Two people of the same name at one table are told apart by their seats: "Ana (seat 1)"
-    and "Ana (seat 3)"."""
-    return [f"{name} (seat {seat + 1})" if names.count(name) > 1 else name
+    """Two people of the same name at one table are told apart by their seats' numbers:
+    "Ana (1)" and "Ana (3)". A table's names are shared by every reader, whatever their
+    language, so they hold no word of any language (a bot is "Bot 2" in all four)."""
+    return [f"{name} ({seat + 1})" if names.count(name) > 1 else name
             for seat, name in enumerate(names)]
 
 
@@ -93,14 +94,15 @@ class GameStore:
         409 before the start); with ``replay``, rebuilt from the whole move log instead (as
         every load did before migration 0003, and games stored before it still do)."""
         if not 0 < room_id <= MAX_ID:  # larger ids overflow the INTEGER column
-            raise ApiError(404, f"there is no room {room_id}")
+            raise ApiError(404, Msg("there is no room {room}", {"room": str(room_id)}))
         with Session(self.engine) as session:
             room = session.get(Room, room_id)
             if room is None:
-                raise ApiError(404, f"there is no room {room_id}")
+                raise ApiError(404, Msg("there is no room {room}", {"room": str(room_id)}))
             row = session.exec(select(GameRow).where(GameRow.room_id == room_id)).first()
             if row is None or row.id is None:
-                raise ApiError(409, f"the game in room {room_id} has not started yet")
+                raise ApiError(409, Msg("the game in room {room} has not started yet",
+                                        {"room": str(room_id)}))
             seats = list(session.exec(select(Seat).where(Seat.room_id == room_id)))
             people = [s.player_id for s in seats if s.player_id is not None]
             named = {p.id: p.name for p in session.exec(
@@ -109,7 +111,7 @@ class GameStore:
                 select(MoveRow).where(MoveRow.game_id == row.id)
                 .order_by(col(MoveRow.seq).desc()).limit(LOG_KEPT)))[::-1]
             game = get_game(room.game_id)
-            names = [f"Seat {i + 1}" for i in range(room.players)]
+            names = [f"#{i + 1}" for i in range(room.players)]  # a player since removed
             for seat in seats:
                 if seat.player_id is not None:
                     names[seat.index] = named.get(seat.player_id, names[seat.index])

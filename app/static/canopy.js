@@ -10,6 +10,12 @@
   "use strict";
   var FLASH_MS = 8000;
 
+  // The words this script shows are the page's, in the reader's language: base.html renders
+  // them as data attributes of <body> (data-copied, data-send-error, data-server-error).
+  function words(name) {
+    return (document.body && document.body.dataset[name]) || "";
+  }
+
   function table() { return document.querySelector(".table"); }
 
   // -- the version a click is meant for -------------------------------------------------
@@ -36,10 +42,10 @@
     e.detail.xhr.addEventListener("loadend", function () { t.removeAttribute("aria-busy"); });
   });
   document.addEventListener("htmx:sendError", function () {
-    say("The server did not answer: check your connection and try again.");
+    say(words("sendError"));
   });
   document.addEventListener("htmx:responseError", function () {
-    say("Something went wrong on the server: try again in a moment.");
+    say(words("serverError"));
   });
 
   // -- the live connection --------------------------------------------------------------
@@ -103,7 +109,7 @@
       if (field) {
         field.select();
         if (navigator.clipboard) navigator.clipboard.writeText(field.value);
-        copy.textContent = "Copied";
+        copy.textContent = words("copied");
       }
     }
   });

@@ -10,12 +10,14 @@ from typing import Any
 
 from fastapi import WebSocket, WebSocketDisconnect
 from jinja2 import Environment
+from markupsafe import escape
 
 from app.errors import ApiError
 from app.games.registry import get_game
+from app.games.words import Msg
 from app.guard import SocketGate
 from app.i18n import COOKIE as LANGUAGE_COOKIE
-from app.i18n import DEFAULT, choose
+from app.i18n import DEFAULT, choose, say
 from app.lobby.service import Lobby
 from app.realtime.feed import Feeds, RoomFeed
 from app.realtime.sockets import Connection, RateLimit, admitted, frame_refusal
@@ -27,11 +29,15 @@ from app.web.render import oob, render_game_regions, render_seats
 
 def lobby_fragment(env: Environment, room: dict[str, Any] | None, player_id: int | None,
                    online: frozenset[int]) -> str:
-    """The lobby panel as an out-of-band fragment; once the game starts, a reload."""
+    """The lobby panel as an out-of-band fragment; once the game starts, a reload. In the
+    language ``env`` renders."""
+    locale = str(env.globals["locale"])
     if room is None:
-        return oob({"lobby": "<p>This room was closed.</p>"})
+        closed = escape(say(Msg("This room was closed."), locale))
+        return oob({"lobby": f"<p>{closed}</p>"})
     if room["status"] != "lobby":
-        return oob({"lobby": '<p data-reload="now">The game starts…</p>'})
+        starts = escape(say(Msg("The game starts…"), locale))
+        return oob({"lobby": f'<p data-reload="now">{starts}</p>'})
     panel = env.get_template("_lobby_panel.html").render(
         room=room, spec=get_game(room["game"]), player_id=player_id, online=online)
     return oob({"lobby": panel})

@@ -27,7 +27,7 @@ from app.assets import SWAGGER
 from app.errors import ApiError
 from app.games.base import GameSpec, rule_anchor
 from app.games.registry import GAMES, UnknownGame, get_game
-from app.games.words import Msg
+from app.games.words import N_, Msg
 from app.guard import RateKind, RateLimits, is_loopback, own_origin
 from app.i18n import COOKIE as LANGUAGE_COOKIE
 from app.i18n import LOCALES, choose, say
@@ -156,7 +156,7 @@ async def choose_name(request: Request, name: Annotated[str, Form()] = "",
     takes the first free seat — one step from an invite link to the table; when every seat
     is taken, the page says so and they watch."""
     target = next if next.startswith("/") and not next.startswith("//") else "/"
-    refused = _rate_refusal(request, "signups", "new players")
+    refused = _rate_refusal(request, "signups", N_("new players"))
     if refused:
         return _back(request, target, refused)
     try:
@@ -180,7 +180,7 @@ async def _sit_down(request: Request, player: Player, room_id: int,
             return Msg("The game has started: you are watching.")
         if not any(seat["free"] for seat in room["seats"]):
             return Msg("Every seat at this table is taken: you are watching.")
-        _rate_check(request, "joins", "joins")
+        _rate_check(request, "joins", N_("joins"))
         await join_with_code(_lobby(request), request, player, room_id, None, code)
     except ApiError as exc:
         return exc
@@ -199,7 +199,7 @@ async def new_room(request: Request, game: Annotated[str, Form()]) -> Response:
     player = _viewer(request)
     if player is None:
         return _back(request, "/", Msg("choose a name first"))
-    refused = _rate_refusal(request, "rooms", "new rooms")
+    refused = _rate_refusal(request, "rooms", N_("new rooms"))
     if refused:
         return _back(request, "/", refused)
     try:
@@ -253,8 +253,9 @@ async def components(request: Request, game_id: str) -> HTMLResponse:
     if game is None or not game.about_components:
         return _page(request, "error.html", status=404,
                      message=_say(request, Msg("There is no such page here.")))
+    about = _say(request, game.about_components)  # the game's words, one message
     return _page(request, "components.html", game=game, player=_viewer(request),
-                 paragraphs=game.about_components.strip().split("\n\n"))
+                 paragraphs=about.strip().split("\n\n"))
 
 
 @router.get("/games/{game_id}/rules", response_class=HTMLResponse)
@@ -300,7 +301,8 @@ async def room_page(request: Request, room_id: int) -> HTMLResponse:
     if room["status"] == "lobby":
         return _page(request, "room_lobby.html", **ctx, online=presence.players)
     table = await rooms.table(room_id)
-    tctx = table_context(table, table.seat_of(player.id if player else None), presence)
+    tctx = table_context(table, table.seat_of(player.id if player else None), presence,
+                         _locale(request))
     platform = {region.id: render_block(_env(request), PLATFORM_TEMPLATE, region.block, **tctx)
                 for region in PLATFORM_REGIONS}
     return _page(request, "room_table.html", **ctx, **tctx, platform=platform)
@@ -338,7 +340,7 @@ async def _lobby_form(request: Request, room_id: int, command: LobbyCommand) -> 
 @router.post("/rooms/{room_id}/join")
 async def join(request: Request, room_id: int) -> Response:
     async def command(lobby: Lobby, player: Player, form: FormData) -> dict[str, Any]:
-        _rate_check(request, "joins", "joins")  # refused: the page shows why
+        _rate_check(request, "joins", N_("joins"))  # refused: the page shows why
         code = str(form.get("code") or "")[:64] or None
         return await join_with_code(lobby, request, player, room_id, _seat(form), code)
 
@@ -441,7 +443,7 @@ async def act(request: Request, room_id: int) -> Response:
     game: GameSpec | None = None
     try:
         if player is None:
-            raise ApiError(401, "choose a name and take a seat to play")
+            raise ApiError(401, Msg("choose a name and take a seat to play"))
         move = _move_of(form)
         version_raw = str(form.get("expected_version", ""))
         expected = int(version_raw) if version_raw.isdigit() and len(version_raw) < 10 else None

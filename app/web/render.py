@@ -31,7 +31,7 @@ from app.assets import HTMX_CDN, HTMX_LOCAL
 from app.config import Settings
 from app.games.base import GameSpec, Region, rule_anchor
 from app.games.registry import GAMES
-from app.games.words import Msg
+from app.games.words import N_, Msg
 from app.i18n import DEFAULT, LANGUAGE_NAMES, LOCALES, say, words
 from app.realtime.feed import Presence
 from app.rooms.table import Table
@@ -228,7 +228,7 @@ def options_chosen(game: GameSpec, options: dict[str, Any]) -> list[tuple[str, s
     for field in option_fields(game):
         value = options.get(field["name"], field["default"])
         if field["kind"] == "checkbox":
-            shown = "yes" if value else "no"
+            shown = N_("yes") if value else N_("no")
         elif field["kind"] == "select":
             shown = dict((str(v), label) for v, label in field["choices"]).get(str(value),
                                                                               str(value))

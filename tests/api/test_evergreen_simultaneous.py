@@ -69,7 +69,7 @@ def test_done_is_final_and_the_round_waits_for_everyone(players):
     assert ana.post(f"/api/rooms/{rid}/moves", {"move": {"type": "done"}}).status_code == 200
     waiting = state_of(ana, rid)
     assert waiting["active_seats"] == [1] and waiting["view"]["phase"] == "act"
-    assert waiting["view"]["seats"][0]["status"] == "done"
+    assert waiting["view"]["seats"][0]["status"]["text"] == "done"
     for move in ({"type": "undo"}, {"type": "done"}, first_step(bo, rid)):
         refused = ana.post(f"/api/rooms/{rid}/moves", {"move": move})
         assert refused.status_code == 409, refused.text
@@ -112,7 +112,7 @@ def test_a_bot_acts_as_soon_as_the_phase_opens(players):
             ana.post(f"/api/rooms/{rid}/moves", {"move": pick})
         time.sleep(0.01)
     assert state["view"]["phase"] == "act" and state["active_seats"] == [0]
-    assert state["view"]["seats"][1]["status"] == "done"
+    assert state["view"]["seats"][1]["status"]["text"] == "done"
 
 
 def test_solo_game_against_the_automa_to_its_title(players):

@@ -18,7 +18,7 @@ def version(page: Page) -> int:
 def sit_down(page: Page, base: str, name: str) -> None:
     page.goto(base + "/")
     page.fill("input[name=name]", name)
-    page.click("button[type=submit]")
+    page.click("form[action='/name'] button[type=submit]")  # not the language switch's
     expect(page.locator(".me")).to_contain_text(name)
 
 

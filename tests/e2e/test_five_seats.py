@@ -39,7 +39,7 @@ def test_five_players_fit_the_lobby_and_the_table(sealed_server: str, browser) -
     page = ctx.new_page()
     page.goto(sealed_server + "/")
     page.fill("input[name=name]", "Anastasia Longname")
-    page.click("button[type=submit]")
+    page.click("form[action='/name'] button[type=submit]")  # not the language switch's
     page.check("input[name=game][value=sealed]")
     page.select_option("#players-sealed", "5")
     page.click("text=Create the table")

@@ -911,14 +911,15 @@ def test_item9_a_name_like_a_placeholder_appears_as_typed(tmp_path: Path) -> Non
 
 
 def test_item9_two_players_of_one_name_are_told_apart(tmp_path: Path) -> None:
-    """The code tells them apart by seat ("Ana (seat 1)", "Ana (seat 2)")."""
+    """The code tells them apart by seat ("Ana (1)", "Ana (2)": no word of any language, since
+    every reader shares a table's names)."""
     with serving(tmp_path) as client:
         first, second = person(client, "Ana"), person(client, "Ana")
         rid = started(first, [second])
         assert first.post(f"/api/rooms/{rid}/moves", {"move": DRAW}).status_code == 200
         log = second.get(f"/api/rooms/{rid}/log").json()
-        assert log["names"] == ["Ana (seat 1)", "Ana (seat 2)"]
-        assert [e["text"] for e in log["events"]] == ["Ana (seat 1) drew from the deck"]
+        assert log["names"] == ["Ana (1)", "Ana (2)"]
+        assert [e["text"] for e in log["events"]] == ["Ana (1) drew from the deck"]
 
 
 # -- item 10: a move with an extra field ----------------------------------------------------------

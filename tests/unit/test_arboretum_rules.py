@@ -542,7 +542,7 @@ ILLEGAL: list[tuple[str, ArboretumState, int, Any, str, str]] = [
         PLAY,
         0,
         {"type": "play", "card": ["oak", 1], "cell": [0, 1]},
-        "you do not hold Oak 1",
+        "you have no Oak 1 in hand",
         H_PLAY,
     ),
     (
@@ -550,7 +550,7 @@ ILLEGAL: list[tuple[str, ArboretumState, int, Any, str, str]] = [
         DISCARD,
         0,
         {"type": "discard", "card": ["olive", 6]},
-        "you do not hold Olive 6",
+        "you have no Olive 6 in hand",
         H_DISCARD,
     ),
     (
@@ -649,7 +649,7 @@ def test_the_unknown_species_refusal_names_the_species_in_play() -> None:
         R.apply(PLAY, 0, {"type": "play", "card": ["pine", 6], "cell": [0, 1]})
     assert err.value.reason == (
         "unknown species: the species in this game are Cassia, Jacaranda, Olive, Maple, Oak, "
-        "Willow"
+        "and Willow"
     )
 
 

@@ -36,5 +36,5 @@ def test_the_least_recently_used_idle_tables_leave_first():
 def test_two_players_of_one_name_are_told_apart_by_their_seats():
     from app.rooms.store import told_apart
 
-    assert told_apart(["Ana", "Bo", "Ana"]) == ["Ana (seat 1)", "Bo", "Ana (seat 3)"]
+    assert told_apart(["Ana", "Bo", "Ana"]) == ["Ana (1)", "Bo", "Ana (3)"]
     assert told_apart(["Ana", "Bo"]) == ["Ana", "Bo"]

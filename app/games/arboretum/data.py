@@ -9,6 +9,8 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Final
 
+from app.games.words import N_
+
 #: The ten species ids, in the rulebook's scoring-table order.
 SPECIES: Final[tuple[str, ...]] = (
     "cassia",
@@ -55,20 +57,26 @@ NAMES_ES: Final = MappingProxyType(
     }
 )
 
-#: English display names.
+#: English display names, message ids of the catalogues (shown in the reader's language:
+#: "Roble", "Eiche", "Eik").
 NAMES_EN: Final = MappingProxyType(
     {
-        "cassia": "Cassia",
-        "dogwood": "Dogwood",
-        "jacaranda": "Jacaranda",
-        "olive": "Olive",
-        "lilac": "Lilac",
-        "magnolia": "Magnolia",
-        "maple": "Maple",
-        "royal_poinciana": "Royal Poinciana",
-        "oak": "Oak",
-        "willow": "Willow",
+        "cassia": N_("Cassia"),
+        "dogwood": N_("Dogwood"),
+        "jacaranda": N_("Jacaranda"),
+        "olive": N_("Olive"),
+        "lilac": N_("Lilac"),
+        "magnolia": N_("Magnolia"),
+        "maple": N_("Maple"),
+        "royal_poinciana": N_("Royal Poinciana"),
+        "oak": N_("Oak"),
+        "willow": N_("Willow"),
     }
+)
+
+#: The names as a card's small label prints them (the long one shortened), message ids too.
+SHORT_NAMES: Final = MappingProxyType(
+    {**NAMES_EN, "royal_poinciana": N_("Poinciana")}
 )
 
 #: Card values of every species.

@@ -15,9 +15,10 @@ spec: /work/shared/specs/arboretum.md).
   by its exact Spanish heading (:data:`RULEBOOK_HEADINGS`): the order of a turn's steps and
   turn order "Cómo jugar"; the draws "Robar 2 cartas"; the play "Jugar una carta de la mano en
   su arboreto"; the discard "Descartar una carta"; cards that do not exist in this game
-  "Preparación del mazo"; moves after the end "Puntuación". The reasons are plain words that
-  name players as ``{p0}`` (the platform fills in their names); a move that lacks its card or
-  cell is told to choose one ("choose a card from your hand first").
+  "Preparación del mazo"; moves after the end "Puntuación". The reasons are plain words, each a
+  :class:`Msg` shown in the reader's language, that name players as ``{p0}`` (:func:`roles`;
+  the platform fills in their names); a move that lacks its card or cell is told to choose one
+  ("choose a card from your hand first").
 
 Decisions where the rulebook is silent (each one is tested in tests/unit/test_arboretum_rules.py
 or, for scoring, tests/unit/test_arboretum_scoring.py):
@@ -65,6 +66,7 @@ from app.games.arboretum.data import (
     VALUES,
 )
 from app.games.base import JSON, IllegalMove, Move, Result, seeded_rng
+from app.games.words import Msg, plural
 
 Card = tuple[str, int]
 Cell = tuple[int, int]
@@ -158,8 +160,30 @@ class ArboretumState:
 
 
 def card_name(card: Card) -> str:
-    """The English display name of a card: ``"Royal Poinciana 3"``."""
+    """The English display name of a card: ``"Royal Poinciana 3"`` (:func:`card_msg` is the
+    card in each reader's language)."""
     return f"{NAMES_EN[card[0]]} {card[1]}"
+
+
+def tree(species: str) -> Msg:
+    """A species' name, in each reader's language ("Roble", "Eiche")."""
+    return Msg(NAMES_EN[species])
+
+
+def card_msg(card: Card) -> Msg:
+    """A card's name in words, in each reader's language ("Royal Poinciana 3", "Roble 7")."""
+    return Msg("{tree} {value}", {"tree": tree(card[0]), "value": card[1]})
+
+
+def roles(**seats: int) -> dict[str, str]:
+    """The players of a message by their role: a message says ``{p0}`` for the one who acts
+    and ``{p1}`` for another (``roles(p0=2, p1=0)``), whatever their seats; each role reads
+    as that seat's placeholder, which the platform fills with the name for each reader."""
+    out: dict[str, str] = {}
+    for role, seat in seats.items():
+        out[role] = "{p" + str(seat) + "}"
+        out[role + "'s"] = "{p" + str(seat) + "'s}"
+    return out
 
 
 def frontier_of(plantings: Iterable[Planting]) -> frozenset[Cell]:
@@ -197,40 +221,38 @@ def _is_int(value: object) -> TypeGuard[int]:
     return type(value) is int
 
 
-def _p(seat: int) -> str:
-    """The token the platform replaces with the name of the player in ``seat``."""
-    return "{p" + str(seat) + "}"
-
-
-def _ps(seat: int) -> str:
-    """The token the platform replaces with that player's possessive ("Bo's", "your")."""
-    return "{p" + str(seat) + "'s}"
-
-
 def _parse_card(raw: object, species: tuple[str, ...], rule: str) -> Card:
     """The card a move names; a malformed one is refused under ``rule`` (the step's heading)."""
     if raw is None:
-        raise IllegalMove("choose a card from your hand first", rule)
+        raise IllegalMove(Msg("choose a card from your hand first"), rule)
     if not isinstance(raw, (list, tuple)) or len(raw) != 2:
         raise IllegalMove(
-            "a card is a pair of a species and a value from 1 to 8, for example oak and 7", rule
+            Msg("a card is a pair of a species and a value from {low} to {high}, for example "
+                "oak and 7", {"low": LOWEST, "high": HIGHEST}),
+            rule,
         )
     kind, value = raw
     if not isinstance(kind, str) or kind not in SPECIES:
-        known = ", ".join(NAMES_EN[s] for s in species)
-        raise IllegalMove(f"unknown species: the species in this game are {known}", RULE_CARDS)
+        raise IllegalMove(
+            Msg("unknown species: the species in this game are {species}",
+                {"species": [tree(s) for s in species]}),
+            RULE_CARDS,
+        )
     if kind not in species:
-        raise IllegalMove(f"{NAMES_EN[kind]} is not in play in this game", RULE_CARDS)
+        raise IllegalMove(Msg("{tree} is not in play in this game", {"tree": tree(kind)}),
+                          RULE_CARDS)
     if not _is_int(value) or not LOWEST <= value <= HIGHEST:
         raise IllegalMove(
-            f"a card's value is a whole number from {LOWEST} to {HIGHEST}", RULE_CARDS
+            Msg("a card's value is a whole number from {low} to {high}",
+                {"low": LOWEST, "high": HIGHEST}),
+            RULE_CARDS,
         )
     return (kind, value)
 
 
 def _parse_cell(raw: object) -> Cell:
     if raw is None:
-        raise IllegalMove("choose a highlighted space of your arboretum", RULE_PLAY)
+        raise IllegalMove(Msg("choose a highlighted space of your arboretum"), RULE_PLAY)
     if (
         not isinstance(raw, (list, tuple))
         or len(raw) != 2
@@ -238,7 +260,7 @@ def _parse_cell(raw: object) -> Cell:
         or not _is_int(raw[1])
     ):
         raise IllegalMove(
-            "a space of an arboretum is a pair of whole numbers, its row and its column",
+            Msg("a space of an arboretum is a pair of whole numbers, its row and its column"),
             RULE_PLAY,
         )
     return (raw[0], raw[1])
@@ -321,30 +343,35 @@ def legal_moves(state: ArboretumState, seat: int) -> list[Move]:
 def apply(state: ArboretumState, seat: int, move: Move) -> ArboretumState:
     """The state after ``seat`` plays ``move``, or :class:`IllegalMove`. Never mutates."""
     if state.step == STEP_OVER:
-        raise IllegalMove("the game is over", RULE_END)
+        raise IllegalMove(Msg("the game is over: no more moves"), RULE_END)
     kind = move.get("type") if isinstance(move, dict) else None
     if not isinstance(kind, str) or kind not in MOVE_TYPES:
         raise IllegalMove(
-            "that is no step of a turn: a turn draws, plays and discards a card "
-            "(a move's type is draw, play or discard)",
+            Msg("that is no step of a turn: a turn draws, plays and discards a card "
+                "(a move's type is draw, play or discard)"),
             RULE_TURN,
         )
     if seat != state.turn:
-        raise IllegalMove(f"it is {_ps(state.turn)} turn", RULE_TURN)
+        raise IllegalMove(Msg("it is {p0's} turn", roles(p0=state.turn)), RULE_TURN)
     step = state.step
     if kind == "draw":
         if step != STEP_DRAW:
-            raise IllegalMove("you have already drawn your 2 cards this turn", RULE_DRAW)
+            raise IllegalMove(Msg("you have already drawn your {n} cards this turn",
+                                  {"n": DRAWS_PER_TURN}), RULE_DRAW)
         return _draw(state, seat, move.get("source"))
     if step == STEP_DRAW:
-        left = "1 card" if state.draws_left == 1 else f"{state.draws_left} cards"
-        raise IllegalMove(f"draw first: {left} left to draw this turn", RULE_TURN)
+        raise IllegalMove(
+            plural("draw first: {n} card left to draw this turn",
+                   "draw first: {n} cards left to draw this turn", "n", n=state.draws_left),
+            RULE_TURN,
+        )
     if kind == "play":
         if step != STEP_PLAY:
-            raise IllegalMove("you have already played a card this turn; discard one", RULE_PLAY)
+            raise IllegalMove(
+                Msg("you have already played a card this turn; discard one"), RULE_PLAY)
         return _play(state, seat, move)
     if step != STEP_DISCARD:
-        raise IllegalMove("play a card into your arboretum before discarding", RULE_TURN)
+        raise IllegalMove(Msg("play a card into your arboretum before discarding"), RULE_TURN)
     return _discard(state, seat, move)
 
 
@@ -352,27 +379,27 @@ def _draw(state: ArboretumState, seat: int, source: object) -> ArboretumState:
     hands = state.hands
     if isinstance(source, str) and source == "deck":
         if not state.deck:
-            raise IllegalMove("the draw deck is empty; draw from a discard pile", RULE_DRAW)
+            raise IllegalMove(Msg("the draw deck is empty; draw from a discard pile"), RULE_DRAW)
         card = state.deck[-1]
         deck = state.deck[:-1]
         discards = state.discards
     elif _is_int(source):
         if not 0 <= source < len(hands):
             raise IllegalMove(
-                f"there is no discard pile number {source}: the seats are numbered 0 to "
-                f"{len(hands) - 1}",
+                Msg("there is no discard pile number {number}: the seats are numbered 0 to "
+                    "{last}", {"number": source, "last": len(hands) - 1}),
                 RULE_DRAW,
             )
         pile = state.discards[source]
         if not pile:
-            raise IllegalMove(f"{_ps(source)} discard pile is empty", RULE_DRAW)
+            raise IllegalMove(Msg("{p0's} discard pile is empty", roles(p0=source)), RULE_DRAW)
         card = pile[-1]
         deck = state.deck
         discards = _set(state.discards, source, pile[:-1])
     else:
         raise IllegalMove(
-            "draw from the deck or from a discard pile (a source is the word deck or a "
-            "seat number)",
+            Msg("draw from the deck or from a discard pile (a source is the word deck or a "
+                "seat number)"),
             RULE_DRAW,
         )
     left = state.draws_left - 1
@@ -397,7 +424,7 @@ def _held_card(state: ArboretumState, seat: int, move: Move, rule: str) -> Card:
     both take a card from the player's hand."""
     card = _parse_card(move.get("card"), state.species, rule)
     if card not in state.hands[seat]:
-        raise IllegalMove(f"you do not hold {card_name(card)}", rule)
+        raise IllegalMove(Msg("you have no {card} in hand", {"card": card_msg(card)}), rule)
     return card
 
 
@@ -408,9 +435,10 @@ def _play(state: ArboretumState, seat: int, move: Move) -> ArboretumState:
     frontier = state.frontiers[seat]
     if plantings and cell not in frontier:
         if any(c == cell for c, _ in plantings):
-            raise IllegalMove("that spot already holds a tree", RULE_PLAY)
+            raise IllegalMove(Msg("that spot already holds a tree"), RULE_PLAY)
         raise IllegalMove(
-            "that spot is not next to your arboretum: plant beside a tree, not diagonally",
+            Msg("that spot is not next to your arboretum: plant beside a tree, not "
+                "diagonally"),
             RULE_PLAY,
         )
     hand = state.hands[seat]

@@ -22,11 +22,13 @@ from app.games.arboretum.rules import (
     STEP_PLAY,
     ArboretumState,
     Card,
-    card_name,
+    card_msg,
     result,
+    roles,
     score_details,
 )
 from app.games.base import JSON, Event, Move
+from app.games.words import Msg, plural
 
 _ORDER = {kind: i for i, kind in enumerate(SPECIES)}
 
@@ -79,20 +81,11 @@ def view(state: ArboretumState, seat: int | None) -> JSON:
     }
 
 
-def _p(seat: int) -> str:
-    """The token the platform replaces with the name of the player in ``seat``."""
-    return "{p" + str(seat) + "}"
-
-
-def _ps(seat: int) -> str:
-    """The token the platform replaces with that player's possessive ("Bo's", "your")."""
-    return "{p" + str(seat) + "'s}"
-
-
 def events(before: ArboretumState, seat: int, move: Move, after: ArboretumState) -> list[Event]:
     """The log lines of an applied move, one per happening for every reader. Public lines
-    never name a hidden card."""
-    me = _p(seat)
+    never name a hidden card. In each message ``{p0}`` is the player who moved and ``{p1}``
+    another player (:func:`roles`)."""
+    me = roles(p0=seat)
     kind = move["type"]
     lines: list[Event] = []
     if kind == "draw":
@@ -100,89 +93,80 @@ def events(before: ArboretumState, seat: int, move: Move, after: ArboretumState)
         if source == "deck":
             card = before.deck[-1]
             drawer = frozenset((seat,))
-            lines.append(
-                Event(
-                    "arboretum.draw_deck",
-                    f"{me} drew from the deck",
-                    {"player": seat},
-                    not_for=drawer,
-                )
-            )
-            lines.append(
-                Event(
-                    "arboretum.draw_deck_private",
-                    f"{me} drew {card_name(card)} from the deck",
-                    {"player": seat, "card": _card(card)},
-                    seats=drawer,
-                )
-            )
+            lines.append(Event.say(
+                "arboretum.draw_deck", Msg("{p0} drew from the deck", me), {"player": seat},
+                not_for=drawer))
+            lines.append(Event.say(
+                "arboretum.draw_deck_private",
+                Msg("{p0} drew {card} from the deck", {**me, "card": card_msg(card)}),
+                {"player": seat, "card": _card(card)}, seats=drawer))
             if not after.deck:
-                lines.append(
-                    Event(
-                        "arboretum.last_card",
-                        f"{me} drew the last card of the deck: the game ends with this turn",
-                        {"player": seat},
-                    )
-                )
+                lines.append(Event.say(
+                    "arboretum.last_card",
+                    Msg("{p0} drew the last card of the deck: the game ends with this turn", me),
+                    {"player": seat}))
         else:
             card = before.discards[source][-1]
-            pile = f"{_ps(seat)} own" if source == seat else _ps(source)
-            lines.append(
-                Event(
-                    "arboretum.draw_discard",
-                    f"{me} took {card_name(card)} from {pile} discard pile",
-                    {"player": seat, "from": source, "card": _card(card)},
-                )
-            )
+            took = (Msg("{p0} took {card} from {p0's} own discard pile",
+                        {**me, "card": card_msg(card)}) if source == seat
+                    else Msg("{p0} took {card} from {p1's} discard pile",
+                             {**roles(p0=seat, p1=source), "card": card_msg(card)}))
+            lines.append(Event.say(
+                "arboretum.draw_discard", took,
+                {"player": seat, "from": source, "card": _card(card)}))
         if before.draws_left == 2 and after.step == STEP_PLAY:
-            lines.append(
-                Event(
-                    "arboretum.draw_skipped",
-                    f"{me} drew no second card: the deck and every discard pile were empty",
-                    {"player": seat},
-                )
-            )
+            lines.append(Event.say(
+                "arboretum.draw_skipped",
+                Msg("{p0} drew no second card: the deck and every discard pile were empty", me),
+                {"player": seat}))
     elif kind == "play":
         card = (move["card"][0], move["card"][1])
         cell = [move["cell"][0], move["cell"][1]]
-        lines.append(
-            Event(
-                "arboretum.play",
-                f"{me} planted {card_name(card)}",
-                {"player": seat, "card": _card(card), "cell": cell},
-            )
-        )
+        lines.append(Event.say(
+            "arboretum.play", Msg("{p0} planted {card}", {**me, "card": card_msg(card)}),
+            {"player": seat, "card": _card(card), "cell": cell}))
     else:
         card = (move["card"][0], move["card"][1])
-        lines.append(
-            Event(
-                "arboretum.discard",
-                f"{me} discarded {card_name(card)}",
-                {"player": seat, "card": _card(card)},
-            )
-        )
+        lines.append(Event.say(
+            "arboretum.discard", Msg("{p0} discarded {card}", {**me, "card": card_msg(card)}),
+            {"player": seat, "card": _card(card)}))
     if after.step == STEP_OVER and before.step != STEP_OVER:
         lines.append(_game_over(after))
     return lines
 
 
-def _and(items: list[str]) -> str:
-    """"Ana", "Ana and Bo", "Ana, Bo and Cy"."""
-    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+def _scores(scores: tuple[int, ...]) -> Msg:
+    """Everybody's points in seat order: "{p0} scored 9 points, {p1} 7 and {p2} 12"."""
+    args = {f"s{seat}": points for seat, points in enumerate(scores)}
+    if len(scores) == 2:
+        return plural("{p0} scored {s0} point and {p1} {s1}",
+                      "{p0} scored {s0} points and {p1} {s1}", "s0", **args)
+    if len(scores) == 3:
+        return plural("{p0} scored {s0} point, {p1} {s1} and {p2} {s2}",
+                      "{p0} scored {s0} points, {p1} {s1} and {p2} {s2}", "s0", **args)
+    return plural("{p0} scored {s0} point, {p1} {s1}, {p2} {s2} and {p3} {s3}",
+                  "{p0} scored {s0} points, {p1} {s1}, {p2} {s2} and {p3} {s3}", "s0", **args)
 
 
 def _game_over(state: ArboretumState) -> Event:
-    """Rulebook "Anunciar el ganador": every score, then the winner or those sharing the win."""
+    """Rulebook "Anunciar el ganador": every score, then the winner or those sharing the win
+    (in the sentence after the scores, ``{p0}`` … are the winners, in seat order)."""
     final = result(state)
     assert final is not None
-    scores = final.scores
-    unit = "point" if scores[0] == 1 else "points"
-    scored = [f"{_p(0)} scored {scores[0]} {unit}",
-              *(f"{_p(seat)} {points}" for seat, points in enumerate(scores) if seat)]
-    verdict = "won" if len(final.winners) == 1 else "shared the win"
-    return Event(
+    winners = sorted(final.winners)
+    args = {"scores": _scores(final.scores),
+            **roles(**{f"p{i}": seat for i, seat in enumerate(winners)})}
+    if len(winners) == 1:
+        line = Msg("Game over. {scores}. {p0} won.", args)
+    elif len(winners) == 2:
+        line = Msg("Game over. {scores}. {p0} and {p1} shared the win.", args)
+    elif len(winners) == 3:
+        line = Msg("Game over. {scores}. {p0}, {p1} and {p2} shared the win.", args)
+    else:
+        line = Msg("Game over. {scores}. {p0}, {p1}, {p2} and {p3} shared the win.", args)
+    return Event.say(
         "arboretum.game_over",
-        f"Game over. {_and(scored)}. {_and([_p(seat) for seat in final.winners])} {verdict}.",
+        line,
         {
             "scores": list(final.scores),
             "ranking": list(final.ranking),

@@ -16,18 +16,22 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
+from app.games.words import N_
+
 Cell = tuple[int, int]
 
 #: Shown by the UI next to the planet and the cards (spec §1 banner).
 DATA_NOTE: Final = "component data reconstructed"
-#: The same for players, on the game's "about the components" page.
-ABOUT_COMPONENTS: Final = """\
-Evergreen's rulebook explains how to play but does not print what is on its components. The
-cards (their biomes and powers), the planet with its biome regions and cracks, and the values
-of the power tracks used here were rebuilt so that they fit everything the rulebook says.
-
-They may differ from the printed game, so points and strategies may differ a little too. The
-rules themselves follow the rulebook (in Spanish and German) word for word where it speaks."""
+#: The same for players, on the game's "about the components" page: one message (its
+#: paragraphs apart by a blank line).
+ABOUT_COMPONENTS: Final = N_(
+    "Evergreen's rulebook explains how to play but does not print what is on its components. "
+    "The cards (their biomes and powers), the planet with its biome regions and cracks, and "
+    "the values of the power tracks used here were rebuilt so that they fit everything the "
+    "rulebook says.\n\n"
+    "They may differ from the printed game, so points and strategies may differ a little too. "
+    "The rules themselves follow the rulebook (in Spanish and German) word for word where it "
+    "speaks.")
 
 # --- ids (spec §0) -----------------------------------------------------------------------------
 
@@ -46,41 +50,59 @@ ACTIONS: Final = ("A", "B", "C", "D")
 #: Seasons and their rounds (5, 4, 3, 2 — 14 rounds).
 SEASONS: Final = (("spring", 5), ("summer", 4), ("autumn", 3), ("winter", 2))
 
-#: Localized names of the biomes (rulebooks' words).
+#: The biomes' names, as catalogue message ids (each language's catalogue prints its rulebook's
+#: word: ES Nieve, Pantano, Piedra, Flores, Trigo, Pradera, Salvaje; DE Schnee, Sumpf, Felsen,
+#: Blumen, Getreide, Wiese, Freies Biom).
 BIOME_NAMES: Final = {
-    "snow": {"en": "Snow", "es": "Nieve", "de": "Schnee"},
-    "swamp": {"en": "Swamp", "es": "Pantano", "de": "Sumpf"},
-    "rock": {"en": "Rock", "es": "Piedra", "de": "Felsen"},
-    "flowers": {"en": "Flowers", "es": "Flores", "de": "Blumen"},
-    "wheat": {"en": "Wheat", "es": "Trigo", "de": "Getreide"},
-    "meadow": {"en": "Meadow", "es": "Pradera", "de": "Wiese"},
-    "wild": {"en": "Wild", "es": "Salvaje", "de": "Freies Biom"},
+    "snow": N_("Snow"),
+    "swamp": N_("Swamp"),
+    "rock": N_("Rock"),
+    "flowers": N_("Flowers"),
+    "wheat": N_("Wheat"),
+    "meadow": N_("Meadow"),
+    "wild": N_("Wild"),
 }
 
-#: The powers as the rulebooks name their effects, in English words (ES «Plantar Brote»,
-#: «Cultivar Árbol pequeño/grande», «Plantar Arbusto», «Colocar Lago», «Florecimiento»; DE
-#: «Spross pflanzen», «Kleinen/Großen Baum wachsen lassen», «Busch pflanzen», «See anlegen»,
-#: «Knospen zählen»).
+#: The powers as the rulebooks name their effects, in a sentence ("your power (plant a
+#: sprout)"; ES «Plantar Brote», «Cultivar Árbol pequeño/grande», «Plantar Arbusto», «Colocar
+#: Lago», «Florecimiento»; DE «Spross pflanzen», «Kleinen/Großen Baum wachsen lassen», «Busch
+#: pflanzen», «See anlegen», «Knospen zählen»).
 POWER_NAMES: Final = {
-    "sprout": "plant a sprout",
-    "grow_small": "grow a small tree",
-    "grow_large": "grow a large tree",
-    "bush": "plant a bush",
-    "lake": "place a lake",
-    "bloom": "bloom",
+    "sprout": N_("plant a sprout"),
+    "grow_small": N_("grow a small tree"),
+    "grow_large": N_("grow a large tree"),
+    "bush": N_("plant a bush"),
+    "lake": N_("place a lake"),
+    "bloom": N_("bloom"),
 }
 
-#: The pieces in English words (singular, plural).
+#: The same as a title (a card's power, a track's name).
+POWER_TITLES: Final = {
+    "sprout": N_("Plant a sprout"),
+    "grow_small": N_("Grow a small tree"),
+    "grow_large": N_("Grow a large tree"),
+    "bush": N_("Plant a bush"),
+    "lake": N_("Place a lake"),
+    "bloom": N_("Bloom"),
+}
+
+#: The pieces, one of each (a refusal's "that space already holds a sprout").
 PIECE_NAMES: Final = {
-    "sprout": ("sprout", "sprouts"),
-    "small": ("small tree", "small trees"),
-    "large": ("large tree", "large trees"),
-    "bush": ("bush", "bushes"),
-    "lake": ("lake", "lakes"),
+    "sprout": N_("a sprout"),
+    "small": N_("a small tree"),
+    "large": N_("a large tree"),
+    "bush": N_("a bush"),
+    "lake": N_("a lake"),
 }
 
-#: The sun's sides in words.
-SIDE_NAMES: Final = {"N": "north", "E": "east", "S": "south", "W": "west"}
+#: The sun's sides in words ("the light comes from the north").
+SIDE_NAMES: Final = {"N": N_("north"), "E": N_("east"), "S": N_("south"), "W": N_("west")}
+
+#: The seasons' names: as a title, and inside a sentence ("points in spring").
+SEASON_TITLES: Final = {"spring": N_("Spring"), "summer": N_("Summer"),
+                        "autumn": N_("Autumn"), "winter": N_("Winter")}
+SEASON_NAMES: Final = {"spring": N_("spring"), "summer": N_("summer"),
+                       "autumn": N_("autumn"), "winter": N_("winter")}
 
 #: Biome colours for the UI (hex).
 BIOME_COLOURS: Final = {
@@ -250,7 +272,9 @@ TRACK_END: Final = 5
 
 @dataclass(frozen=True)
 class SoloTitle:
-    """A row of the solo title table (SOLO-4); ``high`` None means "and more"."""
+    """A row of the solo title table (SOLO-4); ``high`` None means "and more". ``en`` is the
+    title's catalogue message id (each catalogue prints its language's title); ``es`` and
+    ``de`` record the rulebooks' words."""
 
     low: int
     high: int | None
@@ -261,13 +285,13 @@ class SoloTitle:
 
 
 SOLO_TITLES: Final = (
-    SoloTitle(0, 120, "broccoli", "Broccoli", "Brócoli", "Brokkoli"),
-    SoloTitle(121, 135, "bonsai", "Bonsai", "Bonsái", "Bonsai"),
-    SoloTitle(136, 150, "olive", "Olive tree", "Olivo", "Olivenbaum"),
-    SoloTitle(151, 160, "holm_oak", "Holm oak", "Encina", "Stechpalme"),
-    SoloTitle(161, 170, "birch", "Birch", "Abedul", "Birke"),
-    SoloTitle(171, 180, "pine", "Pine", "Pino", "Kiefer"),
-    SoloTitle(181, 190, "oak", "Oak", "Roble", "Eiche"),
-    SoloTitle(191, 200, "baobab", "Baobab", "Baobab", "Affenbrotbaum"),
-    SoloTitle(201, None, "sequoia", "Legendary sequoia", "Secuoya legendaria", "Mammutbaum"),
+    SoloTitle(0, 120, "broccoli", N_("Broccoli"), "Brócoli", "Brokkoli"),
+    SoloTitle(121, 135, "bonsai", N_("Bonsai"), "Bonsái", "Bonsai"),
+    SoloTitle(136, 150, "olive", N_("Olive tree"), "Olivo", "Olivenbaum"),
+    SoloTitle(151, 160, "holm_oak", N_("Holm oak"), "Encina", "Stechpalme"),
+    SoloTitle(161, 170, "birch", N_("Birch"), "Abedul", "Birke"),
+    SoloTitle(171, 180, "pine", N_("Pine"), "Pino", "Kiefer"),
+    SoloTitle(181, 190, "oak", N_("Oak"), "Roble", "Eiche"),
+    SoloTitle(191, 200, "baobab", N_("Baobab"), "Baobab", "Affenbrotbaum"),
+    SoloTitle(201, None, "sequoia", N_("Legendary sequoia"), "Secuoya legendaria", "Mammutbaum"),
 )

@@ -58,6 +58,7 @@ from app.games.evergreen.scoring import (
     largest_forest,
     light_points,
 )
+from app.games.words import N_, Msg
 
 Cell = tuple[int, int]
 #: One act-phase step as recorded for undo (MOV-4): (move type, ``by``, cell).
@@ -77,11 +78,11 @@ MOVE_TYPES = ("pick", "plant", "grow", "power", "bush", "lake", "undo", "done")
 ACTION_SIZE: dict[str, int] = {"A": 3, "B": 2, "C": 2, "D": 1}
 #: POW-3: why a power has nothing to work on, in words (refusals and the table's notes).
 NOTHING_FOR: dict[str, str] = {
-    "sprout": "no empty space is left for a sprout",
-    "grow_small": "no sprout is left to grow into a small tree",
-    "grow_large": "no small tree is left to grow into a large tree",
-    "bush": "no empty space is left for a bush",
-    "lake": "no empty space is left for a lake",
+    "sprout": N_("no empty space is left for a sprout"),
+    "grow_small": N_("no sprout is left to grow into a small tree"),
+    "grow_large": N_("no small tree is left to grow into a large tree"),
+    "bush": N_("no empty space is left for a bush"),
+    "lake": N_("no empty space is left for a lake"),
     "bloom": "",
 }
 
@@ -92,9 +93,9 @@ class Options(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     sun_start: Literal["N", "E", "S", "W"] = Field(
-        "N", title="Where the sun starts",
-        json_schema_extra={"labels": {"N": "North (the rulebook's top notch)", "E": "East",
-                                      "S": "South", "W": "West"}})
+        "N", title=N_("Where the sun starts"),
+        json_schema_extra={"labels": {"N": N_("North (the rulebook's top notch)"),
+                                      "E": N_("East"), "S": N_("South"), "W": N_("West")}})
 
 
 # --- state ------------------------------------------------------------------------------------
@@ -546,19 +547,21 @@ def _set(planet: dict[Cell, str], cell: Cell, piece: str) -> dict[Cell, str]:
 
 def _need_empty(board: Board, cell: Cell) -> None:
     if cell in CRACKS:
-        raise IllegalMove("nothing may be put on a crack", "EFF-3")
+        raise IllegalMove(Msg("nothing may be put on a crack"), "EFF-3")
     if cell in board.planet:
-        raise IllegalMove(f"that space already holds a {PIECE_NAMES[board.planet[cell]][0]}",
-                          "EFF-1")
+        raise IllegalMove(Msg("that space already holds {piece}",
+                              {"piece": Msg(PIECE_NAMES[board.planet[cell]])}), "EFF-1")
 
 
 def _need_growable(board: Board, cell: Cell) -> str:
     if cell in CRACKS:
-        raise IllegalMove("nothing grows on a crack", "EFF-3")
+        raise IllegalMove(Msg("nothing grows on a crack"), "EFF-3")
     piece = board.planet.get(cell)
     if piece not in GROWS_TO:
-        what = f"holds a {PIECE_NAMES[piece][0]}" if piece else "is empty"
-        raise IllegalMove(f"only a sprout or a small tree can grow; that space {what}", "EFF-2")
+        reason = (Msg("only a sprout or a small tree can grow; that space holds {piece}",
+                      {"piece": Msg(PIECE_NAMES[piece])}) if piece
+                  else Msg("only a sprout or a small tree can grow; that space is empty"))
+        raise IllegalMove(reason, "EFF-2")
     return piece
 
 
@@ -596,8 +599,8 @@ def _step(
     if kind == "done":
         if not replay and owes_application(turn):
             raise IllegalMove(
-                f"use your power ({POWER_NAMES[card.power]}) at least once before you finish, "
-                "or undo it", "POW-3")
+                Msg("use your power ({power}) at least once before you finish, or undo it",
+                    {"power": Msg(POWER_NAMES[card.power])}), "POW-3")
         return board, replace(
             turn,
             steps=steps,
@@ -610,14 +613,15 @@ def _step(
         )
     if kind == "power":
         if turn.activated:
-            raise IllegalMove("you already used your power this round", "POW-1")
+            raise IllegalMove(Msg("you already used your power this round"), "POW-1")
         index = POWERS.index(card.power)
         position = min(board.tracks[index] + 1, TRACK_END)
         value = TRACKS[card.power][position]
         if not replay and not (can_apply(board, card.power) and value > 0):
             raise IllegalMove(
-                f"your power ({POWER_NAMES[card.power]}) cannot be used now: "
-                f"{NOTHING_FOR[card.power]}", "POW-3")
+                Msg("your power ({power}) cannot be used now: {why}",
+                    {"power": Msg(POWER_NAMES[card.power]),
+                     "why": Msg(NOTHING_FOR[card.power])}), "POW-3")
         tracks = (*board.tracks[:index], position, *board.tracks[index + 1 :])
         board = replace(board, tracks=tracks)
         budget, applied = value, 0
@@ -633,14 +637,15 @@ def _step(
             action_closed=turn.action_closed or bool(turn.effects),
         )
     if cell is None:
-        raise IllegalMove("this move needs a cell", "MOV-3")
+        raise IllegalMove(Msg("this move needs a space"), "MOV-3")
     if by == "action":
         if turn.action_closed and turn.activated and not turn.power_closed:
-            raise IllegalMove("your action ended when you used the power after it", "TIM-2")
+            raise IllegalMove(Msg("your action ended when you used the power after it"),
+                              "TIM-2")
         if not replay and owes_application(turn):
             raise IllegalMove(
-                f"use your power ({POWER_NAMES[card.power]}) at least once before the action",
-                "POW-3")
+                Msg("use your power ({power}) at least once before the action",
+                    {"power": Msg(POWER_NAMES[card.power])}), "POW-3")
         if kind == "plant":
             _need_empty(board, cell)
             piece = "sprout"
@@ -650,7 +655,7 @@ def _step(
         actions = consistent_actions(turn.actions, effects, card.biome)
         if not actions:
             rule = _refusal_rule(turn.actions, effects, card.biome)
-            raise IllegalMove(_ACTION_REASONS[rule], rule)
+            raise IllegalMove(Msg(_ACTION_REASONS[rule]), rule)
         turn = replace(
             turn,
             steps=steps,
@@ -664,15 +669,15 @@ def _step(
     # power applications (POW-3…5) and lake grows
     if by == "lake":
         if turn.lake is None:
-            raise IllegalMove("a lake grows trees right after it is placed", "POW-5")
+            raise IllegalMove(Msg("a lake grows trees right after it is placed"), "POW-5")
         lr, lc = turn.lake
         if (cell[0] - lr, cell[1] - lc) not in ORTHOGONAL:
-            raise IllegalMove("a lake grows only the spaces right beside it, not diagonally",
-                              "POW-5")
+            raise IllegalMove(
+                Msg("a lake grows only the spaces right beside it, not diagonally"), "POW-5")
         if cell in turn.lake_grown:
-            raise IllegalMove("this lake already grew that space", "POW-5")
+            raise IllegalMove(Msg("this lake already grew that space"), "POW-5")
         if len(turn.lake_grown) >= 2:
-            raise IllegalMove("a lake grows at most 2 trees", "POW-5")
+            raise IllegalMove(Msg("a lake grows at most 2 trees"), "POW-5")
         piece = GROWS_TO[_need_growable(board, cell)]
         return replace(board, planet=_set(board.planet, cell, piece)), replace(
             turn, steps=steps, lake_grown=(*turn.lake_grown, cell)
@@ -685,23 +690,29 @@ def _step(
     }[kind]
     if card.power not in wanted:
         rule = "POW-5" if kind == "lake" else "POW-4"
-        names = " or ".join(POWER_NAMES[power] for power in wanted)
-        raise IllegalMove(
-            f"your power this round is {POWER_NAMES[card.power]}, not {names}", rule)
+        power = Msg(POWER_NAMES[card.power])
+        reason = (Msg("your power this round is {power}, not {other}",
+                      {"power": power, "other": Msg(POWER_NAMES[wanted[0]])})
+                  if len(wanted) == 1 else
+                  Msg("your power this round is {power}, not {other} or {another}",
+                      {"power": power, "other": Msg(POWER_NAMES[wanted[0]]),
+                       "another": Msg(POWER_NAMES[wanted[1]])}))
+        raise IllegalMove(reason, rule)
     if not turn.activated:
-        raise IllegalMove("use the power first: it moves up its track", "POW-2")
+        raise IllegalMove(Msg("use the power first: it moves up its track"), "POW-2")
     if turn.power_closed:
-        raise IllegalMove("your power ended when you went back to your action", "TIM-2")
+        raise IllegalMove(Msg("your power ended when you went back to your action"), "TIM-2")
     if turn.budget_left <= 0:
-        raise IllegalMove("your power has no uses left this round", "POW-3")
+        raise IllegalMove(Msg("your power has no uses left this round"), "POW-3")
     if kind == "grow":
         need = "sprout" if card.power == "grow_small" else "small"
         if cell in CRACKS:
-            raise IllegalMove("nothing grows on a crack", "EFF-3")
+            raise IllegalMove(Msg("nothing grows on a crack"), "EFF-3")
         if board.planet.get(cell) != need:
             raise IllegalMove(
-                f"{POWER_NAMES[card.power]} turns a {PIECE_NAMES[need][0]} into a "
-                f"{PIECE_NAMES[GROWS_TO[need]][0]}, and nothing else", "POW-4")
+                Msg("{power} turns {piece} into {grown}, and nothing else",
+                    {"power": Msg(POWER_NAMES[card.power]), "piece": Msg(PIECE_NAMES[need]),
+                     "grown": Msg(PIECE_NAMES[GROWS_TO[need]])}), "POW-4")
         piece = GROWS_TO[need]
     else:
         _need_empty(board, cell)
@@ -713,12 +724,15 @@ def _step(
 
 
 _ACTION_REASONS: dict[str, str] = {
-    "ACT-1": "an action of sprouts plants up to 3 sprouts and grows nothing (action A)",
-    "ACT-2": "an action of growing grows up to 2 trees, each on another space (action B)",
-    "ACT-3": "a mixed action plants 1 sprout and grows 1 tree on another space (action C)",
-    "ACT-4": "outside your card's biome, the action is a single sprout or grow (action D)",
-    "ACT-5": "your action stays in the biome of your card, or is a single effect (action D)",
-    "ACT-6": "no action allows this",
+    "ACT-1": N_("an action of sprouts plants up to 3 sprouts and grows nothing (action A)"),
+    "ACT-2": N_("an action of growing grows up to 2 trees, each on another space (action B)"),
+    "ACT-3": N_("a mixed action plants 1 sprout and grows 1 tree on another space "
+                "(action C)"),
+    "ACT-4": N_("outside your card's biome, the action is a single sprout or grow "
+                "(action D)"),
+    "ACT-5": N_("your action stays in the biome of your card, or is a single effect "
+                "(action D)"),
+    "ACT-6": N_("no action allows this"),
 }
 
 
@@ -747,6 +761,11 @@ _BY: dict[str, tuple[str, ...]] = {
     "plant": ("action", "power"),
     "grow": ("action", "power", "lake"),
 }
+#: MOV-3: what a move of each kind with a ``by`` may be made by, in words.
+_MADE_BY: dict[str, str] = {
+    "plant": N_("a plant move is made by the action or the power"),
+    "grow": N_("a grow move is made by the action, the power or a lake"),
+}
 
 
 def _is_int(value: object) -> bool:
@@ -756,27 +775,28 @@ def _is_int(value: object) -> bool:
 def parse_move(move: object) -> tuple[str, Any, str, Cell | None]:
     """MOV-3: check the move's shape; returns (type, card, by, cell)."""
     if not isinstance(move, dict):
-        raise IllegalMove("a move is a JSON object with a type", "MOV-3")
+        raise IllegalMove(Msg("a move is a JSON object with a type"), "MOV-3")
     kind = move.get("type")
     if not isinstance(kind, str) or kind not in MOVE_FIELDS:
-        raise IllegalMove(
-            f"unknown move type: a move is one of {', '.join(MOVE_TYPES)}", "MOV-3"
-        )
+        raise IllegalMove(Msg("unknown move type: a move is one of {types}",
+                              {"types": ", ".join(MOVE_TYPES)}), "MOV-3")
     keys = set(move)
     if keys != MOVE_FIELDS[kind]:
         missing = sorted(MOVE_FIELDS[kind] - keys)
         extra = sorted(keys - MOVE_FIELDS[kind])
-        detail = (f"it needs {' and '.join(missing)}" if missing
-                  else f"it has no {' or '.join(extra)}")
-        raise IllegalMove(f"a {kind} move is malformed: {detail}", "MOV-3")
+        if missing:
+            raise IllegalMove(Msg("a {kind} move is malformed: it needs {fields}",
+                                  {"kind": kind, "fields": missing}), "MOV-3")
+        raise IllegalMove(Msg("a {kind} move is malformed: it does not take {fields}",
+                              {"kind": kind, "fields": extra}), "MOV-3")
     card = move.get("card")
     if kind == "pick" and not _is_int(card):
-        raise IllegalMove("a pick names a card of the row by its number", "MOV-3")
+        raise IllegalMove(Msg("a pick names a card of the row by its number"), "MOV-3")
     by = ""
     if kind in _BY:
         raw = move["by"]
         if not isinstance(raw, str) or raw not in _BY[kind]:
-            raise IllegalMove(f"a {kind} move is made by {' or '.join(_BY[kind])}", "MOV-3")
+            raise IllegalMove(Msg(_MADE_BY[kind]), "MOV-3")
         by = raw
     elif kind in ("bush", "lake"):
         by = "power"
@@ -788,10 +808,10 @@ def parse_move(move: object) -> tuple[str, Any, str, Cell | None]:
             or len(raw_cell) != 2
             or not all(_is_int(x) for x in raw_cell)
         ):
-            raise IllegalMove("a cell is a row and a column, two whole numbers", "MOV-3")
+            raise IllegalMove(Msg("a space is a row and a column, two whole numbers"), "MOV-3")
         cell = (raw_cell[0], raw_cell[1])
         if cell not in PLANET and cell not in CRACKS:
-            raise IllegalMove("that space is not on the planet", "EFF-3")
+            raise IllegalMove(Msg("that space is not on the planet"), "EFF-3")
     return kind, card, by, cell
 
 
@@ -809,7 +829,7 @@ def done_for_now(state: State, seat: int) -> IllegalMove | None:
     """TIM-3: a seat that sent ``done`` has finished the act phase; its moves conflict with
     the phase until the next round (a seat waiting for its pick just waits: None)."""
     if state.phase == ACT and 0 <= seat < len(state.turns) and state.turns[seat].done:
-        return IllegalMove("you are done for this round", "TIM-3")
+        return IllegalMove(Msg("you are done for this round"), "TIM-3")
     return None
 
 
@@ -817,27 +837,29 @@ def apply(state: State, seat: int, move: Move) -> State:
     """Check and play ``move`` for ``seat``, then run the automatic steps (spec §3)."""
     kind, card, by, cell = parse_move(move)
     if not _is_int(seat) or not 0 <= seat < state.players:
-        raise IllegalMove("there is no such seat at this table", "MOV-1")
+        raise IllegalMove(Msg("there is no such seat at this table"), "MOV-1")
     if state.phase == OVER:
-        raise IllegalMove("the game is over", "MOV-1")
+        raise IllegalMove(Msg("the game is over"), "MOV-1")
     if kind == "pick":
         if state.phase != SELECT:
-            raise IllegalMove("cards are taken in the selection, before the actions", "MOV-1")
+            raise IllegalMove(Msg("cards are taken in the selection, before the actions"),
+                              "MOV-1")
         if picker(state) != seat:
-            raise IllegalMove("it is not your turn to take a card", "MOV-1")
+            raise IllegalMove(Msg("it is not your turn to take a card"), "MOV-1")
         if card not in state.row:
-            raise IllegalMove("that card is not in the row", "SEL-3")
+            raise IllegalMove(Msg("that card is not in the row"), "SEL-3")
         return _advance(_pick(state, seat, state.row.index(card)))
     if state.phase != ACT:
-        raise IllegalMove("planting and growing wait until everyone has taken a card", "MOV-1")
+        raise IllegalMove(Msg("planting and growing wait until everyone has taken a card"),
+                          "MOV-1")
     turn = state.turns[seat]
     if turn.done:
-        raise IllegalMove("you are done for this round", "TIM-3")
+        raise IllegalMove(Msg("you are done for this round"), "TIM-3")
     board = state.boards[seat]
     this_card = current_card(state, seat)
     if kind == "undo":
         if not turn.steps:
-            raise IllegalMove("nothing to undo this round", "MOV-4")
+            raise IllegalMove(Msg("nothing to undo this round"), "MOV-4")
         board, turn = _undo(board, turn, this_card)
     else:
         board, turn = _step(board, turn, this_card, (kind, by, cell))

@@ -3,6 +3,12 @@
 Everything is public except the order of the deck: a view shows its size only, and no view
 holds the seed or the RNG counter (MOV-6). Other seats' act-phase steps are visible.
 
+Words for people come in two kinds (each shown in the reader's language): a single word or
+phrase is a catalogue message id (``"sun_name": "north"``, ``"biome_name": "Swamp"``), a
+sentence is a :class:`~app.games.words.Msg` as JSON (``{"text": "{biome} ({power})", "args":
+…}``; :func:`words` turns it back into a Msg for the templates). The seat bar's status is a
+static message id (:func:`doing`); the planet's status says more (:func:`status`).
+
 ``view(state, seat)`` — ``seat`` None is a spectator — returns this JSON shape::
 
     {
@@ -10,7 +16,7 @@ holds the seed or the RNG counter (MOV-6). Other seats' act-phase steps are visi
       "you": 0 | null, "players": 2, "solo": false,
       "phase": "select" | "act" | "over",
       "season": "spring", "season_index": 0, "round": 1, "rounds_in_season": 5,
-      "seasons": [{"id", "rounds", "sun", "sun_name", "current", "past"}],
+      "seasons": [{"id", "title", "name", "rounds", "sun", "sun_name", "current", "past"}],
       "sun": "N", "sun_name": "north", "shadow": "S", "shadow_step": [1, 0],
       "picker": 0 | null, "picker_seat": 0 | null,                     # whose pick it is
       "first_player": 0, "marker": {"holder": 0 | null, "slot": 1 | null},
@@ -18,13 +24,13 @@ holds the seed or the RNG counter (MOV-6). Other seats' act-phase steps are visi
       "row": [{"slot": 0, "card": 7 | null, "marked": false}],
       "participants": [{"index", "seat" | null, "automa", "name", "cards": [ids],
                         "first", "has_marker"}],                       # automa included
-      "fertility_zone": [{"biome", "colour", "fertility",
+      "fertility_zone": [{"biome", "name", "colour", "fertility",
                           "cards": [{"card", "face_up", "icon", "icons"}]}],
       "discard": [ids], "deck_count": 23,
       "seats": [{"seat", "name", "score",
                  "breakdown": {"starting", "bloom", "light": [...], "forest": [...],
                                "fertility"},
-                 "tracks": [{"power", "position", "values", "value"}],
+                 "tracks": [{"power", "name", "title", "position", "values", "value"}],
                  "planet": [[null | {"cell": [r, c], "biome": b | null, "crack": bool,
                                      "piece": p | null}] (9 cols)] (9 rows),
                  "cards": [ids], "card": id | null,                    # this round's card
@@ -33,25 +39,27 @@ holds the seed or the RNG counter (MOV-6). Other seats' act-phase steps are visi
                                  "budget_left", "applied", "lake": [r, c] | null,
                                  "lake_grows_used": [[r, c]]},
                                  "steps": [move], "done"},              # MOV-2
-                 "done": bool, "status": "choosing a card" | "action done; power: …" | …}],
-      "cards": {"7": {"id", "biome", "top", "icons", "power", "colour", "label",
-                      "biome_name", "power_name"}},                    # all 42 cards
-      "biomes": [{"id", "colour", "names"}], "powers": [...], "actions": [...],
+                 "done": bool, "status": Msg JSON ("action done; power: …")}],
+      "season_scoring": null | {"season", "season_name", "sun", "sun_name", "seats"},
+      "cards": {"7": {"id", "biome", "top", "icons", "power", "colour", "label" (Msg JSON),
+                      "biome_name", "power_name", "power_title"}},     # all 42 cards
+      "biomes": [{"id", "colour", "name"}], "powers": [...], "actions": [...],
       "result": null | Result.to_json(),
       "guide": null | {"tools": [{"id", "label", "move", "cells"}], "chosen", "notes",
-                       "power_now"}                                     # your own act phase
+                       "power_now"}              # your own act phase; labels, notes: Msg JSON
     }
 
 ``events(before, seat, move, after)`` describes a move and the automatic steps it triggered
 (automa picks, marker, cleanup, season scoring, season change, game end) in the past tense and
-the rulebook's words. Texts use ``{p0}``, ``{p1}`` … for player names, which the platform
-fills in ("You" for the reader's own seat).
+the rulebook's words, as messages (``Event.say``): a seat is ``{player}`` holding ``{p0}`` …,
+which the platform fills in for each reader ("You" for the reader's own seat in English).
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import replace
+from typing import Any
 
 from app.games.base import JSON, Event, Move
 from app.games.evergreen.data import (
@@ -62,10 +70,12 @@ from app.games.evergreen.data import (
     CARDS,
     CRACKS,
     DATA_NOTE,
-    PIECE_NAMES,
     PLANET,
     POWER_NAMES,
+    POWER_TITLES,
     POWERS,
+    SEASON_NAMES,
+    SEASON_TITLES,
     SEASONS,
     SIDE_NAMES,
     SIZE,
@@ -98,17 +108,10 @@ from app.games.evergreen.rules import (
     sun_after,
 )
 from app.games.evergreen.scoring import SHADOW_STEP, forests, lit_trees
+from app.games.words import N_, Msg, plural
 
 #: The side shadows point to, per sun side (LGT-1).
 SHADOW_SIDE: dict[str, str] = {"N": "S", "S": "N", "E": "W", "W": "E"}
-#: What one application of each power puts on the planet, and the verb for it.
-_POWER_PIECE: dict[str, tuple[str, str]] = {
-    "sprout": ("planted", "sprout"),
-    "grow_small": ("grew", "small"),
-    "grow_large": ("grew", "large"),
-    "bush": ("planted", "bush"),
-    "lake": ("placed", "lake"),
-}
 #: The tools a player clicks spaces with, in the order the table lists them: (move type,
 #: ``by``) → id. A cell that fits several tools prefers the last listed here first (a lake's
 #: grows, then the power, then the action: an action effect closes an open power, TIM-2).
@@ -116,9 +119,32 @@ TOOLS: tuple[tuple[str, str], ...] = (
     ("plant", "action"), ("grow", "action"), ("plant", "power"), ("grow", "power"),
     ("bush", "power"), ("lake", "power"), ("grow", "lake"),
 )
+#: The automa in a view (it is never a seat, so it has no ``{p0}``).
+AUTOMA_NAME = N_("the automa")
+#: What a seat is doing, for the seat bar and the API (static message ids; the seat's own
+#: planet shows the detailed :func:`status`).
+DOING: dict[str, str] = {
+    "over": N_("finished"),
+    "picking": N_("choosing a card"),
+    "waiting": N_("waiting"),
+    "done": N_("done"),
+    "acting": N_("planting and growing"),
+}
+#: Each season's beginning in words (END-2), the side the light comes from as ``{side}``.
+SEASON_BEGAN: dict[str, str] = {
+    "spring": N_("Spring began: the light now comes from the {side}."),
+    "summer": N_("Summer began: the light now comes from the {side}."),
+    "autumn": N_("Autumn began: the light now comes from the {side}."),
+    "winter": N_("Winter began: the light now comes from the {side}."),
+}
 
 
-_TOP_WORDS: dict[str, str] = {"fertility": "fertility", "aridity": "aridity", "none": ""}
+def words(value: Any) -> Msg | str:
+    """A view's words as a template shows them (with ``| say``): a message the view holds as
+    JSON (:meth:`Msg.to_json`) is a :class:`Msg` again; a message id stays as it is."""
+    if isinstance(value, dict) and "text" in value:
+        return Msg.from_json(value)
+    return "" if value is None else str(value)
 
 
 def _card_json(card: Card) -> JSON:
@@ -129,33 +155,28 @@ def _card_json(card: Card) -> JSON:
         "icons": card.icons,
         "power": card.power,
         "colour": BIOME_COLOURS[card.biome],
-        "label": card_label(card.id),
-        "biome_name": BIOME_NAMES[card.biome]["en"],
+        "label": card_label(card.id).to_json(),
+        "biome_name": BIOME_NAMES[card.biome],
         "power_name": POWER_NAMES[card.power],
+        "power_title": POWER_TITLES[card.power],
     }
 
 
 def name(state: State, who: int) -> str:
-    """A participant's name in event texts: ``{p0}`` … or the automa."""
-    return "the automa" if who == automa(state) else f"{{p{who}}}"
+    """A participant's name in a view: ``{p0}`` … or the automa."""
+    return AUTOMA_NAME if who == automa(state) else f"{{p{who}}}"
 
 
-def _cap(text: str) -> str:
-    return text[0].upper() + text[1:]
-
-
-def _count(n: int, piece: str, more: bool = False) -> str:
-    """"1 sprout", "2 small trees", "2 more sprouts"."""
-    singular, plural = PIECE_NAMES[piece]
-    return f"{n} {'more ' if more else ''}{singular if n == 1 else plural}"
-
-
-def card_label(card_id: int) -> str:
+def card_label(card_id: int) -> Msg:
     """A card as a player reads it: its biome, its power and its top icon in words, e.g.
     "Flowers (grow a large tree, aridity)" (one card per biome and power, spec §1.1)."""
     card = CARDS[card_id]
-    top = {"fertility": f", {card.icons} fertility", "aridity": ", aridity", "none": ""}
-    return f"{BIOME_NAMES[card.biome]['en']} ({POWER_NAMES[card.power]}{top[card.top]})"
+    args = {"biome": Msg(BIOME_NAMES[card.biome]), "power": Msg(POWER_NAMES[card.power])}
+    if card.top == "fertility":
+        return Msg("{biome} ({power}, {n} fertility)", {**args, "n": card.icons})
+    if card.top == "aridity":
+        return Msg("{biome} ({power}, aridity)", args)
+    return Msg("{biome} ({power})", args)
 
 
 def _tool_id(move: Move) -> str:
@@ -163,14 +184,32 @@ def _tool_id(move: Move) -> str:
     return f"{move['type']}-{by}"
 
 
-def tool_label(tool: str, power: str) -> str:
+def tool_label(tool: str, power: str) -> Msg:
     """The words on a tool: "Action: plant a sprout", "Power: grow a small tree"."""
     kind, by = tool.split("-")
     if by == "action":
-        return "Action: plant a sprout" if kind == "plant" else "Action: grow a tree"
+        return Msg("Action: plant a sprout") if kind == "plant" else Msg("Action: grow a tree")
     if by == "lake":
-        return "Lake: grow a tree beside it"
-    return f"Power: {POWER_NAMES[power]}"
+        return Msg("Lake: grow a tree beside it")
+    return Msg("Power: {power}", {"power": Msg(POWER_NAMES[power])})
+
+
+def _then(parts: list[Msg]) -> Msg:
+    """Parts of a status or a summary one after the other: "action done; power used"."""
+    joined = parts[-1]
+    for part in reversed(parts[:-1]):
+        joined = Msg("{first}; {then}", {"first": part, "then": joined})
+    return joined
+
+
+def _either(options: list[Msg]) -> Msg:
+    """Choices in words: "a, b or c"."""
+    if len(options) == 1:
+        return options[0]
+    joined = Msg("{one} or {other}", {"one": options[-2], "other": options[-1]})
+    for option in reversed(options[:-2]):
+        joined = Msg("{one}, {rest}", {"one": option, "rest": joined})
+    return joined
 
 
 # --- the turn record ---------------------------------------------------------------------------
@@ -216,57 +255,79 @@ def _power_fits(state: State, seat: int, power: str) -> bool:
     return ("sprout" if power == "grow_small" else "small") in planet.values()
 
 
-def _action_status(state: State, seat: int) -> str:
+def _action_status(state: State, seat: int) -> Msg | None:
     turn = state.turns[seat]
     if not turn.effects and not turn.action_closed:
-        return ""
+        return None
     if turn.action_closed:
-        return "action done"
+        return Msg("action done")
     if not _action_fits(state, seat):
-        return "action: no space left that fits it"
+        return Msg("action: no space left that fits it")
     plants, grows = _action_left(turn)
-    left = []
-    if plants > 0:
-        left.append(f"{_count(plants, 'sprout', more=True)} to plant")
-    if grows > 0:
-        left.append(f"{grows} more {'tree' if grows == 1 else 'trees'} to grow")
-    return f"action: up to {' or '.join(left)}"
+    sprouts = plural("{n} more sprout to plant", "{n} more sprouts to plant", "n", n=plants)
+    trees = plural("{n} more tree to grow", "{n} more trees to grow", "n", n=grows)
+    if plants > 0 and grows > 0:
+        return Msg("action: up to {sprouts} or {trees}", {"sprouts": sprouts, "trees": trees})
+    return Msg("action: up to {left}", {"left": sprouts if plants > 0 else trees})
 
 
-def _power_status(state: State, seat: int) -> list[str]:
+def _power_left(power: str, n: int) -> Msg:
+    """POW-3: what the power may still do, "power: up to 2 more sprouts to plant"."""
+    if power == "sprout":
+        return plural("power: up to {n} more sprout to plant",
+                      "power: up to {n} more sprouts to plant", "n", n=n)
+    if power == "grow_small":
+        return plural("power: up to {n} more small tree to grow",
+                      "power: up to {n} more small trees to grow", "n", n=n)
+    if power == "grow_large":
+        return plural("power: up to {n} more large tree to grow",
+                      "power: up to {n} more large trees to grow", "n", n=n)
+    if power == "bush":
+        return plural("power: up to {n} more bush to plant",
+                      "power: up to {n} more bushes to plant", "n", n=n)
+    return plural("power: up to {n} more lake to place",
+                  "power: up to {n} more lakes to place", "n", n=n)
+
+
+def _power_status(state: State, seat: int) -> list[Msg]:
     turn, power = state.turns[seat], current_card(state, seat).power
     if not turn.activated:
         return []
     parts = []
     if not turn.power_closed and turn.lake is not None and len(turn.lake_grown) < 2:
         if _lake_fits(state, seat):
-            grows = 2 - len(turn.lake_grown)
-            parts.append(f"lake: up to {grows} {'tree' if grows == 1 else 'trees'} "
-                         "to grow beside it")
+            parts.append(plural("lake: up to {n} tree to grow beside it",
+                                "lake: up to {n} trees to grow beside it", "n",
+                                n=2 - len(turn.lake_grown)))
         else:
-            parts.append("lake: nothing beside it can grow")
+            parts.append(Msg("lake: nothing beside it can grow"))
     if not turn.power_closed and turn.budget_left > 0:
         if _power_fits(state, seat, power):
-            verb, piece = _POWER_PIECE[power]
-            to = {"planted": "to plant", "grew": "to grow", "placed": "to place"}[verb]
-            parts.append(f"power: up to {_count(turn.budget_left, piece, more=True)} {to}")
+            parts.append(_power_left(power, turn.budget_left))
         else:
-            parts.append(f"power: {NOTHING_FOR[power]}")
-    return parts or ["power used"]
+            parts.append(Msg("power: {why}", {"why": Msg(NOTHING_FOR[power])}))
+    return parts or [Msg("power used")]
 
 
-def status(state: State, seat: int) -> str:
+def status(state: State, seat: int) -> Msg:
     """What a seat is doing, in the rulebook's words (MOV-2): "choosing a card", "action:
     up to 2 more sprouts to plant; power used", "done"."""
+    if state.phase != ACT:
+        return Msg(doing(state, seat))
+    if state.turns[seat].done:
+        return Msg(DOING["done"])
+    parts = [part for part in (_action_status(state, seat), *_power_status(state, seat))
+             if part is not None]
+    return _then(parts) if parts else Msg("playing the action and the power")
+
+
+def doing(state: State, seat: int) -> str:
+    """The seat's status in a few words, as a static message id (the seat bar, the API)."""
     if state.phase == OVER:
-        return "finished"
+        return DOING["over"]
     if state.phase == SELECT:
-        return "choosing a card" if picker(state) == seat else "waiting"
-    turn = state.turns[seat]
-    if turn.done:
-        return "done"
-    parts = [part for part in (_action_status(state, seat), *_power_status(state, seat)) if part]
-    return "; ".join(parts) if parts else "playing the action and the power"
+        return DOING["picking"] if picker(state) == seat else DOING["waiting"]
+    return DOING["done"] if state.turns[seat].done else DOING["acting"]
 
 
 def _turn_json(turn: Turn, card: Card) -> JSON:
@@ -298,71 +359,99 @@ def _step_json(step: tuple[str, str, tuple[int, int] | None]) -> Move:
     return move
 
 
-def _trees(n: int) -> str:
-    return f"{n} {'tree' if n == 1 else 'trees'}"
+def _trees(n: int) -> Msg:
+    return plural("{n} tree", "{n} trees", "n", n=n)
 
 
-def turn_summary(state: State, seat: int) -> str:
+def _power_used(power: str, uses: int, lake_grows: int) -> Msg:
+    """What a power did this round, in the past tense (POW-4, POW-5)."""
+    if power == "sprout":
+        return plural("planted {n} sprout with the power", "planted {n} sprouts with the power",
+                      "n", n=uses)
+    if power == "grow_small":
+        return plural("grew {n} small tree with the power",
+                      "grew {n} small trees with the power", "n", n=uses)
+    if power == "grow_large":
+        return plural("grew {n} large tree with the power",
+                      "grew {n} large trees with the power", "n", n=uses)
+    if power == "bush":
+        return plural("planted {n} bush with the power", "planted {n} bushes with the power",
+                      "n", n=uses)
+    if lake_grows:
+        return plural("placed {n} lake with the power and grew {trees} beside it",
+                      "placed {n} lakes with the power and grew {trees} beside them", "n",
+                      n=uses, trees=_trees(lake_grows))
+    return plural("placed {n} lake with the power", "placed {n} lakes with the power", "n",
+                  n=uses)
+
+
+def turn_summary(state: State, seat: int) -> Msg:
     """A finished act phase in the past tense, e.g. "grew 2 trees with the action; grew 2
     small trees with the power" (ACT-1…4, POW-1…6)."""
     turn = state.turns[seat]
     card = current_card(state, seat)
     plants = sum(1 for kind, _ in turn.effects if kind == "plant")
     grows = len(turn.effects) - plants
-    made = [f"planted {_count(plants, 'sprout')}" if plants else "",
-            f"grew {_trees(grows)}" if grows else ""]
-    action = (f"{' and '.join(part for part in made if part)} with the action"
-              if turn.effects else "took no action")
-    if not turn.activated:
-        power = "did not use the power"
-    elif card.power == "bloom":
-        power = f"bloomed for {state.boards[seat].bloom - turn.origin.bloom} points"
+    sprouts = plural("{n} sprout", "{n} sprouts", "n", n=plants)
+    if plants and grows:
+        action = Msg("planted {sprouts} and grew {trees} with the action",
+                     {"sprouts": sprouts, "trees": _trees(grows)})
+    elif plants:
+        action = Msg("planted {sprouts} with the action", {"sprouts": sprouts})
+    elif grows:
+        action = Msg("grew {trees} with the action", {"trees": _trees(grows)})
     else:
-        verb, piece = _POWER_PIECE[card.power]
+        action = Msg("took no action")
+    if not turn.activated:
+        power = Msg("did not use the power")
+    elif card.power == "bloom":
+        power = plural("bloomed for {n} point", "bloomed for {n} points", "n",
+                       n=state.boards[seat].bloom - turn.origin.bloom)
+    else:
         uses = sum(1 for _, by, _ in turn.steps if by == "power")
-        power = f"{verb} {_count(uses, piece)} with the power"
-        if card.power == "lake":
-            lake_grows = sum(1 for _, by, _ in turn.steps if by == "lake")
-            if lake_grows:
-                power += f" and grew {_trees(lake_grows)} beside {'it' if uses == 1 else 'them'}"
-    return f"{action}; {power}"
+        lake_grows = sum(1 for _, by, _ in turn.steps if by == "lake")
+        power = _power_used(card.power, uses, lake_grows)
+    return _then([action, power])
 
 
-def _power_now(state: State, seat: int) -> str:
+def _power_now(state: State, seat: int) -> Msg:
     """The power with what using it now gives (POW-2: the track moves up first)."""
     power = current_card(state, seat).power
     position = min(state.boards[seat].tracks[POWERS.index(power)] + 1, TRACK_END)
     value = TRACKS[power][position]
+    name = Msg(POWER_NAMES[power])
     if power == "bloom":
-        return f"bloom, {value} points"
-    return f"{POWER_NAMES[power]}, {'once' if value == 1 else f'up to {value} times'}"
+        return Msg("{power}, {n} points", {"power": name, "n": value})
+    if value == 1:
+        return Msg("{power}, once", {"power": name})
+    return Msg("{power}, up to {n} times", {"power": name, "n": value})
 
 
-def _possible(legal: list[Move], tools: list[str], power: str) -> str:
+def _possible(legal: list[Move], tools: list[str], power: str) -> Msg:
     """What a player may still do, in words: "grow a tree with your action, undo your last
     step or press Done"."""
-    words = {
-        "plant-action": "plant a sprout with your action",
-        "grow-action": "grow a tree with your action",
-        "grow-lake": "grow a tree beside your lake",
+    phrases = {
+        "plant-action": Msg("plant a sprout with your action"),
+        "grow-action": Msg("grow a tree with your action"),
+        "grow-lake": Msg("grow a tree beside your lake"),
     }
-    options = [words.get(tool, f"{POWER_NAMES[power]} with your power") for tool in tools]
+    name = Msg(POWER_NAMES[power])
+    options = [phrases.get(tool) or Msg("{power} with your power", {"power": name})
+               for tool in tools]
     if {"type": "power"} in legal:
-        options.append(f"use your power ({POWER_NAMES[power]})")
+        options.append(Msg("use your power ({power})", {"power": name}))
     if {"type": "undo"} in legal:
-        options.append("undo your last step")
+        options.append(Msg("undo your last step"))
     if {"type": "done"} in legal:
-        options.append("press Done")
-    if len(options) > 1:
-        return f"{', '.join(options[:-1])} or {options[-1]}"
-    return options[0] if options else "wait"
+        options.append(Msg("press Done"))
+    return _either(options) if options else Msg("wait")
 
 
 def guide(state: State, seat: int) -> JSON | None:
     """What the seat's own table shows in the act phase (ACT, POW, TIM): the tools it may
     click spaces with (each with its spaces), the tool chosen first, and notes in words —
     what the card lets it do, and, where a step has no space left to work on, why, and what
-    is possible instead."""
+    is possible instead. Words are messages as JSON (:func:`words` reads them)."""
     if state.phase != ACT or state.turns[seat].done:
         return None
     turn = state.turns[seat]
@@ -374,56 +463,68 @@ def guide(state: State, seat: int) -> JSON | None:
             cells.setdefault(_tool_id(move), []).append(move["cell"])
     order = [f"{kind}-{by}" for kind, by in TOOLS]
     tools = [tool for tool in order if tool in cells]
-    biome = BIOME_NAMES[card.biome]["en"]
-    notes: list[str] = []
+    biome = Msg(BIOME_NAMES[card.biome])
+    power = Msg(POWER_NAMES[card.power])
+    why = Msg(NOTHING_FOR[card.power]) if NOTHING_FOR[card.power] else None
+    notes: list[Msg] = []
     stuck = False
     power_open = turn.activated and not turn.power_closed
     if not turn.steps:
-        where = ("anywhere on your planet" if card.biome == WILD
-                 else f"in {biome} (or a single sprout or grow anywhere)")
-        notes.append(f"Your action goes {where}. Your power ({_power_now(state, seat)}) "
-                     "works anywhere, before or after the action.")
+        now = _power_now(state, seat)
+        notes.append(
+            Msg("Your action goes anywhere on your planet. Your power ({power}) works "
+                "anywhere, before or after the action.", {"power": now})
+            if card.biome == WILD else
+            Msg("Your action goes in {biome} (or a single sprout or grow anywhere). Your power "
+                "({power}) works anywhere, before or after the action.",
+                {"biome": biome, "power": now}))
     if owes_application(turn):
-        notes.append(f"Use your power ({POWER_NAMES[card.power]}) at least once: "
-                     "choose a lit space.")
+        notes.append(Msg("Use your power ({power}) at least once: choose a lit space.",
+                         {"power": power}))
     if power_open and turn.lake is not None and len(turn.lake_grown) < 2 \
             and "grow-lake" not in cells:
-        notes.append("Nothing beside your lake can grow: a lake grows only a sprout or a small "
-                     "tree right next to it.")
+        notes.append(Msg("Nothing beside your lake can grow: a lake grows only a sprout or a "
+                         "small tree right next to it."))
         stuck = True
     power_tools = {"plant-power", "grow-power", "bush-power", "lake-power"}
-    if power_open and turn.budget_left > 0 and not power_tools & set(cells):
-        notes.append(f"Your power has {turn.budget_left} more "
-                     f"{'use' if turn.budget_left == 1 else 'uses'}, but "
-                     f"{NOTHING_FOR[card.power]}.")
+    if power_open and turn.budget_left > 0 and not power_tools & set(cells) and why:
+        notes.append(plural("Your power has {n} more use, but {why}.",
+                            "Your power has {n} more uses, but {why}.", "n",
+                            n=turn.budget_left, why=why))
         stuck = True
-    if not turn.activated and {"type": "power"} not in legal:
-        notes.append(f"Your power ({POWER_NAMES[card.power]}) cannot be used this round: "
-                     f"{NOTHING_FOR[card.power]}.")
+    if not turn.activated and {"type": "power"} not in legal and why:
+        notes.append(Msg("Your power ({power}) cannot be used this round: {why}.",
+                         {"power": power, "why": why}))
         stuck = True
     action_open = not turn.action_closed and not owes_application(turn)
     if action_open and not {"plant-action", "grow-action"} & set(cells):
-        where = "your planet" if card.biome == WILD else biome
-        notes.append(f"Your action cannot go on: no space in {where} fits it." if turn.effects
-                     else "No space on your planet can take your action.")
+        if not turn.effects:
+            notes.append(Msg("No space on your planet can take your action."))
+        elif card.biome == WILD:
+            notes.append(Msg("Your action cannot go on: no space on your planet fits it."))
+        else:
+            notes.append(Msg("Your action cannot go on: no space in {biome} fits it.",
+                             {"biome": biome}))
         stuck = True
     if stuck:
-        notes.append(f"You can {_possible(legal, tools, card.power)}.")
+        notes.append(Msg("You can {options}.", {"options": _possible(legal, tools, card.power)}))
     elif not tools and {"type": "power"} not in legal and {"type": "done"} in legal:
-        notes.append("Your action and your power are done: press Done to end your round"
-                     + (", or undo your last step." if {"type": "undo"} in legal else "."))
+        notes.append(Msg("Your action and your power are done: press Done to end your round, "
+                         "or undo your last step.") if {"type": "undo"} in legal
+                     else Msg("Your action and your power are done: press Done to end your "
+                              "round."))
     elif not tools:
-        notes.append(f"You can {_possible(legal, tools, card.power)}.")
+        notes.append(Msg("You can {options}.", {"options": _possible(legal, tools, card.power)}))
     last = turn.steps[-1] if turn.steps else None
     last_tool = f"{last[0]}-{last[1]}" if last is not None else ""
     chosen = ("grow-lake" if "grow-lake" in cells
               else last_tool if last_tool in cells else tools[0] if tools else "")
     return {
-        "tools": [{"id": tool, "label": tool_label(tool, card.power),
+        "tools": [{"id": tool, "label": tool_label(tool, card.power).to_json(),
                    "move": _tool_move(tool), "cells": cells[tool]} for tool in tools],
         "chosen": chosen,
-        "notes": notes,
-        "power_now": _power_now(state, seat),
+        "notes": [note.to_json() for note in notes],
+        "power_now": _power_now(state, seat).to_json(),
     }
 
 
@@ -475,6 +576,7 @@ def _seat_json(state: State, seat: int) -> JSON:
             {
                 "power": power,
                 "name": POWER_NAMES[power],
+                "title": POWER_TITLES[power],
                 "position": board.tracks[i],
                 "values": list(TRACKS[power]),
                 "value": TRACKS[power][board.tracks[i]],
@@ -486,7 +588,7 @@ def _seat_json(state: State, seat: int) -> JSON:
         "card": card,
         "turn": None if turn is None else _turn_json(turn, CARDS[state.fronts[seat][-1]]),
         "done": bool(turn and turn.done),
-        "status": status(state, seat),
+        "status": status(state, seat).to_json(),
     }
 
 
@@ -510,7 +612,9 @@ def season_scoring(state: State) -> JSON | None:
             "light": board.light[scored],
             "forest_points": board.forest[scored],
         })
-    return {"season": SEASONS[scored][0], "sun": sun, "seats": seats}
+    season = SEASONS[scored][0]
+    return {"season": season, "season_name": SEASON_NAMES[season], "sun": sun,
+            "sun_name": SIDE_NAMES[sun], "seats": seats}
 
 
 def view(state: State, seat: int | None) -> JSON:
@@ -533,6 +637,8 @@ def view(state: State, seat: int | None) -> JSON:
         "seasons": [
             {
                 "id": season,
+                "title": SEASON_TITLES[season],
+                "name": SEASON_NAMES[season],
                 "rounds": rounds,
                 "sun": sun_after(state.sun, i - state.season),
                 "sun_name": SIDE_NAMES[sun_after(state.sun, i - state.season)],
@@ -569,6 +675,7 @@ def view(state: State, seat: int | None) -> JSON:
         "fertility_zone": [
             {
                 "biome": biome,
+                "name": BIOME_NAMES[biome],
                 "colour": BIOME_COLOURS[biome],
                 "fertility": zone_fertility[biome],
                 "cards": [
@@ -589,7 +696,7 @@ def view(state: State, seat: int | None) -> JSON:
         "season_scoring": season_scoring(state),
         "cards": {str(card.id): _card_json(card) for card in CARDS.values()},
         "biomes": [
-            {"id": biome, "colour": BIOME_COLOURS[biome], "names": dict(BIOME_NAMES[biome])}
+            {"id": biome, "colour": BIOME_COLOURS[biome], "name": BIOME_NAMES[biome]}
             for biome in (*BIOMES, "wild")
         ],
         "powers": list(POWERS),
@@ -610,12 +717,24 @@ def _new_cards(before: State, after: State, who: int) -> tuple[int, ...]:
     return new
 
 
+def _player(who: int) -> str:
+    """A seat in a message's ``{player}`` field: its placeholder, named for each reader."""
+    return f"{{p{who}}}"
+
+
 def _pick_event(state: State, who: int, card: int) -> Event:
-    return Event(
-        "evergreen.pick",
-        _cap(f"{name(state, who)} took {card_label(card)}."),
-        {"who": who, "card": card},
-    )
+    msg = (Msg("The automa took {card}.", {"card": card_label(card)}) if who == automa(state)
+           else Msg("{player} took {card}.", {"player": _player(who), "card": card_label(card)}))
+    return Event.say("evergreen.pick", msg, {"who": who, "card": card})
+
+
+def _marker_msg(state: State, holder: int, kept: bool) -> Msg:
+    if holder == automa(state):
+        return (Msg("The automa kept the first-player marker.") if kept
+                else Msg("The automa took the first-player marker."))
+    args = {"player": _player(holder)}
+    return (Msg("{player} kept the first-player marker.", args) if kept
+            else Msg("{player} took the first-player marker.", args))
 
 
 def _cleanup_events(before: State, after: State, taken: set[int]) -> list[Event]:
@@ -627,22 +746,17 @@ def _cleanup_events(before: State, after: State, taken: set[int]) -> list[Event]
     holder = after.marker_holder
     events = []
     if holder is not None:
-        kept = "kept" if holder == before.first else "took"
-        events.append(
-            Event(
-                "evergreen.marker",
-                _cap(f"{name(after, holder)} {kept} the first-player marker."),
-                {"who": holder},
-            )
-        )
-    biome = BIOME_NAMES[card.biome]["en"]
+        events.append(Event.say("evergreen.marker",
+                                _marker_msg(after, holder, holder == before.first),
+                                {"who": holder}))
+    args = {"card": card_label(card.id), "biome": Msg(BIOME_NAMES[card.biome])}
     if card.top == "fertility":
         fertile = fertility(after.zone)[card.biome]
         events.append(
-            Event(
+            Event.say(
                 "evergreen.cleanup.fertility",
-                f"The card left over, {card_label(card.id)}, went to the {biome} pile of the "
-                f"fertility zone: {biome} now has fertility {fertile}.",
+                Msg("The card left over, {card}, went to the {biome} pile of the fertility "
+                    "zone: {biome} now has fertility {n}.", {**args, "n": fertile}),
                 {"card": card.id, "biome": card.biome},
             )
         )
@@ -655,19 +769,22 @@ def _cleanup_events(before: State, after: State, taken: set[int]) -> list[Event]
             )
             if up_before and not up_after
         ]
-        turned = f": {card_label(flipped[0])} was turned face down" if flipped else ""
+        msg = (Msg("The card left over, {card}, dried the {biome} pile: {flipped} was turned "
+                   "face down.", {**args, "flipped": card_label(flipped[0])}) if flipped
+               else Msg("The card left over, {card}, dried the {biome} pile.", args))
         events.append(
-            Event(
+            Event.say(
                 "evergreen.cleanup.aridity",
-                f"The card left over, {card_label(card.id)}, dried the {biome} pile{turned}.",
+                msg,
                 {"card": card.id, "biome": card.biome, "flipped": flipped[0] if flipped else None},
             )
         )
     else:
         events.append(
-            Event(
+            Event.say(
                 "evergreen.cleanup.discard",
-                f"The card left over, {card_label(card.id)}, went to the discard pile.",
+                Msg("The card left over, {card}, went to the discard pile.",
+                    {"card": card_label(card.id)}),
                 {"card": card.id},
             )
         )
@@ -694,9 +811,10 @@ def events(before: State, seat: int, move: Move, after: State) -> list[Event]:
     if kind != "done":
         return out
     out.append(
-        Event(
+        Event.say(
             "evergreen.done",
-            f"{{p{seat}}} finished the round: {turn_summary(before, seat)}.",
+            Msg("{player} finished the round: {summary}.",
+                {"player": _player(seat), "summary": turn_summary(before, seat)}),
             {"seat": seat},
         )
     )
@@ -705,19 +823,22 @@ def events(before: State, seat: int, move: Move, after: State) -> list[Event]:
         old, new = before.boards[s], after.boards[s]
         if len(new.light) > len(old.light):
             out.append(
-                Event(
+                Event.say(
                     "evergreen.season_scoring",
-                    f"{{p{s}}} scored {new.light[-1]} light and {new.forest[-1]} forest points "
-                    f"in {season}.",
+                    Msg("{player} scored {light} light and {forest} forest points in {season}.",
+                        {"player": _player(s), "light": new.light[-1],
+                         "forest": new.forest[-1], "season": Msg(SEASON_NAMES[season])}),
                     {"seat": s, "season": season, "light": new.light[-1], "forest": new.forest[-1]},
                 )
             )
     if after.phase == OVER:
         for s, board in enumerate(after.boards):
             out.append(
-                Event(
+                Event.say(
                     "evergreen.fertility",
-                    f"{{p{s}}} scored {board.fertility} fertility points.",
+                    plural("{player} scored {n} fertility point.",
+                           "{player} scored {n} fertility points.", "n",
+                           player=_player(s), n=board.fertility),
                     {"seat": s, "points": board.fertility},
                 )
             )
@@ -725,20 +846,21 @@ def events(before: State, seat: int, move: Move, after: State) -> list[Event]:
         if res is not None:
             winner = res.winners[0]
             points = res.scores[winner]
-            text = (f"Game over: {{p0}} finished with {points} points, the title "
-                    f"{solo_title(points).en}." if after.players == 1
-                    else f"Game over: {{p{winner}}} won with {points} points.")
+            text = (Msg("Game over: {player} finished with {n} points, the title {title}.",
+                        {"player": _player(0), "n": points,
+                         "title": Msg(solo_title(points).en)}) if after.players == 1
+                    else Msg("Game over: {player} won with {n} points.",
+                             {"player": _player(winner), "n": points}))
             out.append(
-                Event("evergreen.end", text, {"winner": winner, "scores": list(res.scores)})
+                Event.say("evergreen.end", text, {"winner": winner, "scores": list(res.scores)})
             )
         return out
     if after.season != before.season:
         new_season = SEASONS[after.season][0]
         out.append(
-            Event(
+            Event.say(
                 "evergreen.season_change",
-                f"{_cap(new_season)} began: the light now comes from the "
-                f"{SIDE_NAMES[after.sun]}.",
+                Msg(SEASON_BEGAN[new_season], {"side": Msg(SIDE_NAMES[after.sun])}),
                 {"season": new_season, "sun": after.sun},
             )
         )

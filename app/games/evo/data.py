@@ -24,18 +24,20 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Final
 
+from app.games.words import N_
+
 Cell = tuple[int, int]
 
 #: Shown by the table next to the board.
 DATA_NOTE: Final = "component data reconstructed"
 #: For players, on the game's components page (this module's docstring, in short).
-ABOUT_COMPONENTS: Final = """\
-Evo's rulebook explains how to play but does not print what is on its components, and no
-public source gives them. The island maps, the climate wheel and its tokens, the combat die, the
-number of genes of each kind and the fifteen event cards used here were rebuilt to agree with
-everything the rulebook says, with the changes of the second edition and with the first
-edition's example cards. They may differ from the printed game. The rules themselves follow the
-rulebook."""
+ABOUT_COMPONENTS: Final = N_(
+    "Evo's rulebook explains how to play but does not print what is on its components, and no "
+    "public source gives them. The island maps, the climate wheel and its tokens, the combat "
+    "die, the number of genes of each kind and the fifteen event cards used here were rebuilt "
+    "to agree with everything the rulebook says, with the changes of the second edition and "
+    "with the first edition's example cards. They may differ from the printed game. The rules "
+    "themselves follow the rulebook.")
 
 # --- terrains and climates -----------------------------------------------------------------
 
@@ -44,15 +46,25 @@ TERRAINS: Final = ("beach", "plains", "hills", "mountains")
 #: The map letter of each terrain (lowercase on the maps: a coastal space).
 TERRAIN_LETTERS: Final = MappingProxyType(
     {"B": "beach", "P": "plains", "H": "hills", "M": "mountains"})
+#: Each terrain's name (a message id, shown in the reader's language: Spanish "playa",
+#: "llanura", "colina", "montaña").
 TERRAIN_NAMES: Final = MappingProxyType(
-    {"beach": "beach", "plains": "plains", "hills": "hills", "mountains": "mountains"})
-TERRAIN_NAMES_ES: Final = MappingProxyType(
-    {"beach": "playa", "plains": "llanura", "hills": "colina", "mountains": "montaña"})
+    {"beach": N_("beach"), "plains": N_("plains"), "hills": N_("hills"),
+     "mountains": N_("mountains")})
+#: A space in words, as the log and the labels name it: "the hills at (2, -1)" (one message
+#: per terrain, so that each language gives it its article and case).
+SPACE_NAMES: Final = MappingProxyType({
+    "beach": N_("the beach at ({q}, {r})"), "plains": N_("the plains at ({q}, {r})"),
+    "hills": N_("the hills at ({q}, {r})"), "mountains": N_("the mountains at ({q}, {r})")})
 #: The colours of the board (desert yellow, green, brown, white).
 TERRAIN_COLOURS: Final = MappingProxyType(
     {"beach": "#e9d48a", "plains": "#8fc46a", "hills": "#b0875a", "mountains": "#f2f2ee"})
 
 CLIMATES: Final = ("temperate", "hot", "cold", "deadly")
+#: Each climate's name (a message id).
+CLIMATE_NAMES: Final = MappingProxyType(
+    {"temperate": N_("temperate"), "hot": N_("hot"), "cold": N_("cold"),
+     "deadly": N_("deadly")})
 
 # --- maps (R) --------------------------------------------------------------------------------
 
@@ -171,8 +183,9 @@ def climate_of(section: int, terrain: str) -> str:
 
 @dataclass(frozen=True)
 class ClimateToken:
-    """A climate token: how many sections it turns the wheel clockwise (negative:
-    anticlockwise; ``None``: the meteorite, which ends the game), and how many are in the box."""
+    """A climate token: its name (a message id), how many sections it turns the wheel clockwise
+    (negative: anticlockwise; ``None``: the meteorite, which ends the game), and how many are in
+    the box."""
 
     id: str
     name: str
@@ -182,11 +195,11 @@ class ClimateToken:
 
 #: 13 tokens: 12 normal ones (counts R) and the meteorite.
 CLIMATE_TOKENS: Final[Mapping[str, ClimateToken]] = MappingProxyType({t.id: t for t in (
-    ClimateToken("cw2", "two sections clockwise", 2, 2),
-    ClimateToken("cw1", "one section clockwise", 1, 5),
-    ClimateToken("stay", "no change", 0, 3),
-    ClimateToken("ccw1", "one section anticlockwise", -1, 2),
-    ClimateToken("meteorite", "the meteorite", None, 1),
+    ClimateToken("cw2", N_("two sections clockwise"), 2, 2),
+    ClimateToken("cw1", N_("one section clockwise"), 1, 5),
+    ClimateToken("stay", N_("no change"), 0, 3),
+    ClimateToken("ccw1", N_("one section anticlockwise"), -1, 2),
+    ClimateToken("meteorite", N_("the meteorite"), None, 1),
 )})
 METEORITE: Final = "meteorite"
 #: Setup of the climate pile: one normal token out unseen; the bottom this many tokens are the
@@ -216,11 +229,11 @@ EVENT_COLUMN: Final = 1
 
 @dataclass(frozen=True)
 class Gene:
-    """A gene token: its English and Spanish names and what it does (permanently)."""
+    """A gene token: its name and what it does (permanently), both message ids (the Spanish
+    names are the rulebook's: "Par de piernas", "Cuerno" …)."""
 
     id: str
     name: str
-    name_es: str
     effect: str
 
 
@@ -234,32 +247,28 @@ UNIQUE_GENES: Final = ("bone_plates", "big_horn", "thick_shell", "fins", "wings"
 UNIQUE_IN_BAG: Final = 8
 
 GENES: Final[Mapping[str, Gene]] = MappingProxyType({g.id: g for g in (
-    Gene("legs", "Legs", "par de piernas", "+1 movement point"),
-    Gene("horn", "Horn", "cuerno", "+1 horn in attack and defence"),
-    Gene("parasol", "Parasol", "capa de termorregulación",
-         "one dinosaur survives in a hot space"),
-    Gene("fur", "Fur", "capa de piel", "one dinosaur survives in a cold space"),
-    Gene("egg", "Egg", "huevo", "+1 newborn in every birth phase"),
-    Gene("vial", "Alchemical Vial", "vial alquímico", "every later purchase costs 1 MP less"),
-    Gene("bone_plates", "Bone Plates", "placas óseas", "+2 horns when defending"),
-    Gene("big_horn", "Big Horn", "cuerno grande", "+2 horns when attacking"),
-    Gene("thick_shell", "Thick Shell", "concha gruesa",
-         "newborns up to 3 spaces from a parent"),
-    Gene("fins", "Fins", "aletas",
-         "for 1 movement point a dinosaur swims from the coast to any empty coastal space"),
-    Gene("wings", "Wings", "alas",
-         "once per movement phase, for 1 movement point a dinosaur flies 2 spaces"),
-    Gene("regeneration", "Regeneration", "regeneración", "never fewer than 3 dinosaurs"),
-    Gene("killer_babies", "Killer Babies", "bebés asesinos",
-         "newborns may be born on opponents' dinosaurs, with a die roll"),
-    Gene("sixth_sense", "Sixth Sense", "sexto sentido", "see the next climate token"),
-    Gene("cave_dweller", "Cave Dweller", "habitante de cueva",
-         "one dinosaur on a deadly space survives"),
-    Gene("adrenaline", "Adrenaline Rush", "subidón de adrenalina",
-         "choose your place on the initiative track"),
-    Gene("strong_thighs", "Strong Thighs", "muslos fuertes", "+2 movement points"),
-    Gene("chameleon", "Chameleon Skin", "piel de camaleón",
-         "a dinosaur that loses a fight may step aside instead of dying"),
+    Gene("legs", N_("Legs"), N_("+1 movement point")),
+    Gene("horn", N_("Horn"), N_("+1 horn in attack and defence")),
+    Gene("parasol", N_("Parasol"), N_("one dinosaur survives in a hot space")),
+    Gene("fur", N_("Fur"), N_("one dinosaur survives in a cold space")),
+    Gene("egg", N_("Egg"), N_("+1 newborn in every birth phase")),
+    Gene("vial", N_("Alchemical Vial"), N_("every later purchase costs 1 MP less")),
+    Gene("bone_plates", N_("Bone Plates"), N_("+2 horns when defending")),
+    Gene("big_horn", N_("Big Horn"), N_("+2 horns when attacking")),
+    Gene("thick_shell", N_("Thick Shell"), N_("newborns up to 3 spaces from a parent")),
+    Gene("fins", N_("Fins"),
+         N_("for 1 movement point a dinosaur swims from the coast to any empty coastal space")),
+    Gene("wings", N_("Wings"),
+         N_("once per movement phase, for 1 movement point a dinosaur flies 2 spaces")),
+    Gene("regeneration", N_("Regeneration"), N_("never fewer than 3 dinosaurs")),
+    Gene("killer_babies", N_("Killer Babies"),
+         N_("newborns may be born on opponents' dinosaurs, with a die roll")),
+    Gene("sixth_sense", N_("Sixth Sense"), N_("see the next climate token")),
+    Gene("cave_dweller", N_("Cave Dweller"), N_("one dinosaur on a deadly space survives")),
+    Gene("adrenaline", N_("Adrenaline Rush"), N_("choose your place on the initiative track")),
+    Gene("strong_thighs", N_("Strong Thighs"), N_("+2 movement points")),
+    Gene("chameleon", N_("Chameleon Skin"),
+         N_("a dinosaur that loses a fight may step aside instead of dying")),
 )})
 
 # --- event cards (R) -------------------------------------------------------------------------
@@ -271,7 +280,8 @@ TIMINGS: Final = ("bid", "move-window", "move-turn", "birth-turn", "survival-win
 
 @dataclass(frozen=True)
 class EventCard:
-    """An event card: its name, when it may be played and what it does (once)."""
+    """An event card: its name, when it may be played and what it does (once); name and effect
+    are message ids."""
 
     id: str
     name: str
@@ -281,34 +291,35 @@ class EventCard:
 
 #: The 15 event cards, one of each.
 EVENT_CARDS: Final[Mapping[str, EventCard]] = MappingProxyType({c.id: c for c in (
-    EventCard("bargain", "Bargain", "bid",
-              "your purchase this mutation phase costs 2 MP less"),
-    EventCard("head_start", "Head Start", "bid",
-              "you take first place in this round's initiative phase"),
-    EventCard("mutation", "Spontaneous Mutation", "bid",
-              "at the end of this mutation phase you draw a gene from the bag"),
-    EventCard("rage", "Battle Rage", "move-window",
-              "your dinosaurs attack with 2 more horns this movement phase"),
-    EventCard("herd", "Herd Defence", "move-window",
-              "your dinosaurs defend with 2 more horns this movement phase"),
-    EventCard("camouflage", "Camouflage", "move-window",
-              "one of your dinosaurs cannot be attacked this movement phase"),
-    EventCard("sprint", "Sprint", "move-turn", "2 more movement points this turn"),
-    EventCard("migration", "Migration", "move-turn",
-              "one of your dinosaurs moves free to an empty space up to 3 spaces away"),
-    EventCard("fertility", "Fertile Season", "birth-turn", "one more newborn this birth phase"),
-    EventCard("nest", "Nomad Nest", "birth-turn",
-              "your newborns may be born up to 3 spaces from a parent this birth phase"),
-    EventCard("cold_snap", "Ice Cold", "survival-window",
-              "each opponent counts one fur fewer this survival phase"),
-    EventCard("heat_wave", "Heat Wave", "survival-window",
-              "each opponent counts one parasol fewer this survival phase"),
-    EventCard("winter_coat", "Winter Coat", "survival-window",
-              "you count one more fur this survival phase"),
-    EventCard("sunshade", "Sunshade", "survival-window",
-              "you count one more parasol this survival phase"),
-    EventCard("shelter", "Shelter", "survival-window",
-              "one more of your dinosaurs on a deadly space survives this survival phase"),
+    EventCard("bargain", N_("Bargain"), "bid",
+              N_("your purchase this mutation phase costs 2 MP less")),
+    EventCard("head_start", N_("Head Start"), "bid",
+              N_("you take first place in this round's initiative phase")),
+    EventCard("mutation", N_("Spontaneous Mutation"), "bid",
+              N_("at the end of this mutation phase you draw a gene from the bag")),
+    EventCard("rage", N_("Battle Rage"), "move-window",
+              N_("your dinosaurs attack with 2 more horns this movement phase")),
+    EventCard("herd", N_("Herd Defence"), "move-window",
+              N_("your dinosaurs defend with 2 more horns this movement phase")),
+    EventCard("camouflage", N_("Camouflage"), "move-window",
+              N_("one of your dinosaurs cannot be attacked this movement phase")),
+    EventCard("sprint", N_("Sprint"), "move-turn", N_("2 more movement points this turn")),
+    EventCard("migration", N_("Migration"), "move-turn",
+              N_("one of your dinosaurs moves free to an empty space up to 3 spaces away")),
+    EventCard("fertility", N_("Fertile Season"), "birth-turn",
+              N_("one more newborn this birth phase")),
+    EventCard("nest", N_("Nomad Nest"), "birth-turn",
+              N_("your newborns may be born up to 3 spaces from a parent this birth phase")),
+    EventCard("cold_snap", N_("Ice Cold"), "survival-window",
+              N_("each opponent counts one fur fewer this survival phase")),
+    EventCard("heat_wave", N_("Heat Wave"), "survival-window",
+              N_("each opponent counts one parasol fewer this survival phase")),
+    EventCard("winter_coat", N_("Winter Coat"), "survival-window",
+              N_("you count one more fur this survival phase")),
+    EventCard("sunshade", N_("Sunshade"), "survival-window",
+              N_("you count one more parasol this survival phase")),
+    EventCard("shelter", N_("Shelter"), "survival-window",
+              N_("one more of your dinosaurs on a deadly space survives this survival phase")),
 )})
 
 # --- players ---------------------------------------------------------------------------------

@@ -64,6 +64,7 @@ from itertools import combinations
 from typing import Any, TypeGuard
 
 from app.games.base import JSON, IllegalMove, Move, Result, SeatStatus, seeded_rng
+from app.games.evo import phrases
 from app.games.evo.data import (
     BASE_EGGS,
     BASE_MOVEMENT,
@@ -92,6 +93,8 @@ from app.games.evo.data import (
     IslandMap,
     climate_of,
 )
+from app.games.evo.phrases import who
+from app.games.words import N_, Msg, plural
 
 Cell = tuple[int, int]
 #: A card played in a window; Camouflage names the space of the dinosaur it protects.
@@ -161,17 +164,21 @@ PHASE_TIMING: Mapping[str, str] = {
     MUTATION: "bid", MOVE_WINDOW: "move-window", MOVEMENT: "move-turn", BIRTH: "birth-turn",
     SURVIVAL_WINDOW: "survival-window",
 }
+#: When a card of each timing is played, in words (message ids).
 TIMING_WORDS: Mapping[str, str] = {
-    "bid": "during your own bidding turn",
-    "move-window": "when the movement phase opens",
-    "move-turn": "during your own movement turn",
-    "birth-turn": "during your own birth turn",
-    "survival-window": "when the survival phase opens",
+    "bid": N_("during your own bidding turn"),
+    "move-window": N_("when the movement phase opens"),
+    "move-turn": N_("during your own movement turn"),
+    "birth-turn": N_("during your own birth turn"),
+    "survival-window": N_("when the survival phase opens"),
 }
+#: Each phase's name in a sentence (message ids).
 PHASE_NAMES: Mapping[str, str] = {
-    CLIMATE: "climate phase", MUTATION: "mutation phase", INITIATIVE: "initiative phase",
-    MOVE_WINDOW: "movement phase", MOVEMENT: "movement phase", BIRTH: "birth phase",
-    SURVIVAL_WINDOW: "survival phase", SURVIVAL: "survival phase", OVER: "end of the game",
+    CLIMATE: N_("climate phase"), MUTATION: N_("mutation phase"),
+    INITIATIVE: N_("initiative phase"), MOVE_WINDOW: N_("movement phase"),
+    MOVEMENT: N_("movement phase"), BIRTH: N_("birth phase"),
+    SURVIVAL_WINDOW: N_("survival phase"), SURVIVAL: N_("survival phase"),
+    OVER: N_("end of the game"),
 }
 
 
@@ -1060,43 +1067,41 @@ def happenings(state: State, seat: int, move: Move) -> list[Happening]:
     return log
 
 
-def _p(seat: int) -> str:
-    return "{p" + str(seat) + "}"
-
-
-def _waiting_for(state: State) -> str:
-    seats = sorted(active_seats(state))
-    return " and ".join(_p(s) for s in seats) or "nobody"
+def _waiting_for(state: State) -> list[str]:
+    """The seats the table waits for (a list the message joins with its language's "and")."""
+    return phrases.seats(sorted(active_seats(state)))
 
 
 def _apply(state: State, seat: int, move: Move, log: list[Happening]) -> State:
     if state.over:
-        raise IllegalMove("the game is over: the meteorite has fallen", RULE_CLIMATE)
+        raise IllegalMove(Msg("the game is over: the meteorite has fallen"), RULE_CLIMATE)
     kind = move.get("type") if isinstance(move, dict) else None
     if not isinstance(kind, str) or kind not in MOVE_FIELDS:
-        raise IllegalMove("that is not a move of Evo", RULE_TURN)
+        raise IllegalMove(Msg("that is not a move of Evo"), RULE_TURN)
     if not _is_int(seat) or not 0 <= seat < state.players:
-        raise IllegalMove("that seat does not play at this table", RULE_TURN)
+        raise IllegalMove(Msg("that seat does not play at this table"), RULE_TURN)
     phase = state.phase
     if seat not in active_seats(state):
         if phase in WINDOWS and seat in state.prompted:
-            raise IllegalMove("you have already sealed your choice for this window",
+            raise IllegalMove(Msg("you have already sealed your choice for this window"),
                               RULE_EVENTS)
         if phase == SURVIVAL and seat in state.prompted:
-            raise IllegalMove("you have already chosen your survivors", RULE_SURVIVAL)
+            raise IllegalMove(Msg("you have already chosen your survivors"), RULE_SURVIVAL)
+        waiting = {"seats": _waiting_for(state)}
         if phase in WINDOWS:
-            raise IllegalMove(f"only players holding event cards choose now: the table waits "
-                              f"for {_waiting_for(state)}", RULE_EVENTS)
+            raise IllegalMove(Msg("only players holding event cards choose now: the table "
+                                  "waits for {seats}", waiting), RULE_EVENTS)
         if phase == SURVIVAL:
-            raise IllegalMove(f"you have no choice of survivors: the table waits for "
-                              f"{_waiting_for(state)}", RULE_SURVIVAL)
-        raise IllegalMove(f"it is not your turn: the table waits for {_waiting_for(state)}",
+            raise IllegalMove(Msg("you have no choice of survivors: the table waits for "
+                                  "{seats}", waiting), RULE_SURVIVAL)
+        raise IllegalMove(Msg("it is not your turn: the table waits for {seats}", waiting),
                           RULE_TURN)
     if kind not in PHASE_MOVES[phase] or (kind == "flee") != (state.flee is not None):
         if state.flee is not None:
-            raise IllegalMove("your dinosaur lost the fight: choose where it flees, or let it "
-                              "die", RULE_CHAMELEON)
-        raise IllegalMove(f"that is not a move of the {PHASE_NAMES[phase]}", RULE_TURN)
+            raise IllegalMove(Msg("your dinosaur lost the fight: choose where it flees, or "
+                                  "let it die"), RULE_CHAMELEON)
+        raise IllegalMove(Msg("that is not a move of the {phase}",
+                              {"phase": Msg(PHASE_NAMES[phase])}), RULE_TURN)
     if kind == "bid":
         state = _bid(state, seat, move, log)
     elif kind == "play_event":
@@ -1118,17 +1123,23 @@ def _apply(state: State, seat: int, move: Move, log: list[Happening]) -> State:
     return _advance(state, log)
 
 
-def _cell(value: object, rule: str, what: str = "a space") -> Cell:
+#: What a move names with a space, asked for when it names none.
+CHOOSE_SPACE = N_("choose a space of the island")
+CHOOSE_DINOSAUR = N_("choose a dinosaur of the island")
+CHOOSE_OWN = N_("choose one of your dinosaurs of the island")
+
+
+def _cell(value: object, rule: str, ask: str = CHOOSE_SPACE) -> Cell:
     """A space ``[q, r]`` of the move."""
     if (isinstance(value, list | tuple) and len(value) == 2
             and all(_is_int(v) for v in value)):
         return (value[0], value[1])
-    raise IllegalMove(f"choose {what} of the island", rule)
+    raise IllegalMove(Msg(ask), rule)
 
 
 def _on_map(state: State, cell: Cell, rule: str) -> None:
     if cell not in state.map.terrain:
-        raise IllegalMove("that space is not on the island", rule)
+        raise IllegalMove(Msg("that space is not on the island"), rule)
 
 
 def _bid(state: State, seat: int, move: Move, log: list[Happening]) -> State:
@@ -1136,23 +1147,25 @@ def _bid(state: State, seat: int, move: Move, log: list[Happening]) -> State:
     marker (which is displaced: its owner bids again at once, not in that column)."""
     column, value = move.get("column"), move.get("value")
     if not _is_int(column) or not 1 <= column <= state.players:
-        raise IllegalMove(f"choose a column of the lab, 1 to {state.players}", RULE_MUTATION)
+        raise IllegalMove(Msg("choose a column of the lab, 1 to {n}", {"n": state.players}),
+                          RULE_MUTATION)
     if not _is_int(value) or not MIN_BID <= value <= MAX_BID:
-        raise IllegalMove(f"a bid is a whole number from {MIN_BID} to {MAX_BID}",
-                          RULE_MUTATION)
+        raise IllegalMove(Msg("a bid is a whole number from {low} to {high}",
+                              {"low": MIN_BID, "high": MAX_BID}), RULE_MUTATION)
     if not has_item(state, column):
-        raise IllegalMove(f"column {column} holds nothing to bid for", RULE_MUTATION)
-    if column == state.barred[seat]:
-        raise IllegalMove(f"you were just outbid in column {column}: bid in another column",
+        raise IllegalMove(Msg("column {column} holds nothing to bid for", {"column": column}),
                           RULE_MUTATION)
+    if column == state.barred[seat]:
+        raise IllegalMove(Msg("you were just outbid in column {column}: bid in another column",
+                              {"column": column}), RULE_MUTATION)
     marker = state.markers[column - 1]
     if marker is not None and marker[1] is not None and value <= marker[1]:
-        raise IllegalMove(f"outbid the {marker[1]} there: bid more than {marker[1]}",
-                          RULE_MUTATION)
+        raise IllegalMove(Msg("outbid the {value} there: bid more than {value}",
+                              {"value": marker[1]}), RULE_MUTATION)
     cost = bid_cost(state, seat, value)
     if cost > state.mp[seat]:
-        raise IllegalMove(f"that bid costs {cost} MP and you have {state.mp[seat]}",
-                          RULE_MUTATION)
+        raise IllegalMove(Msg("that bid costs {cost} MP and you have {mp}",
+                              {"cost": cost, "mp": state.mp[seat]}), RULE_MUTATION)
     barred = _set(state.barred, seat, None)
     displaced = None
     if marker is not None:
@@ -1171,10 +1184,21 @@ def _item(state: State, column: int) -> str:
 
 def _held(state: State, seat: int, card: object) -> str:
     if not isinstance(card, str) or card not in EVENT_CARDS:
-        raise IllegalMove("name one of the event cards", RULE_EVENTS)
+        raise IllegalMove(Msg("name one of the event cards"), RULE_EVENTS)
     if card not in state.hands[seat]:
-        raise IllegalMove(f"you do not hold {EVENT_CARDS[card].name}", RULE_EVENTS)
+        raise IllegalMove(Msg("you do not hold {card}", {"card": phrases.card(card)}),
+                          RULE_EVENTS)
     return card
+
+
+def _played_when(card: str) -> Msg:
+    """The refusal of a card played at the wrong moment: when it is played."""
+    return Msg("{card} is played {when}", {"card": phrases.card(card),
+                                           "when": Msg(TIMING_WORDS[EVENT_CARDS[card].timing])})
+
+
+def _names_no_space(card: str) -> Msg:
+    return Msg("{card} names no space", {"card": phrases.card(card)})
 
 
 def _play_event(state: State, seat: int, move: Move, log: list[Happening]) -> State:
@@ -1182,24 +1206,24 @@ def _play_event(state: State, seat: int, move: Move, log: list[Happening]) -> St
     card = _held(state, seat, move.get("card"))
     timing = EVENT_CARDS[card].timing
     if timing != PHASE_TIMING[state.phase]:
-        raise IllegalMove(f"{EVENT_CARDS[card].name} is played {TIMING_WORDS[timing]}",
-                          RULE_EVENTS)
+        raise IllegalMove(_played_when(card), RULE_EVENTS)
     extra: JSON = {}
     if card == "migration":
-        start = _cell(move.get("from"), RULE_EVENTS, "a dinosaur")
+        start = _cell(move.get("from"), RULE_EVENTS, CHOOSE_DINOSAUR)
         end = _cell(move.get("to"), RULE_EVENTS)
         _on_map(state, start, RULE_EVENTS)
         _on_map(state, end, RULE_EVENTS)
         if state.board.get(start) != seat:
-            raise IllegalMove("Migration moves one of your own dinosaurs", RULE_EVENTS)
+            raise IllegalMove(Msg("Migration moves one of your own dinosaurs"), RULE_EVENTS)
         if not _empty(state, end):
-            raise IllegalMove("Migration ends on an empty space", RULE_EVENTS)
+            raise IllegalMove(Msg("Migration ends on an empty space"), RULE_EVENTS)
         if end not in geometry(state.players).within3[start]:
-            raise IllegalMove("Migration goes at most 3 spaces", RULE_EVENTS)
+            raise IllegalMove(Msg("Migration goes at most {n} spaces", {"n": LONG_REACH}),
+                              RULE_EVENTS)
         state = _relocate(state, start, end)
         extra = {"from": [*start], "to": [*end]}
     elif move.get("from") is not None or move.get("to") is not None:
-        raise IllegalMove(f"{EVENT_CARDS[card].name} names no space", RULE_EVENTS)
+        raise IllegalMove(_names_no_space(card), RULE_EVENTS)
     state = _replace(state, hands=_set(state.hands, seat, _without(state.hands[seat], card)),
                      played=(*state.played, (seat, card)),
                      in_force=state.in_force | {(seat, card)})
@@ -1215,7 +1239,8 @@ def _choose_place(state: State, seat: int, move: Move, log: list[Happening]) -> 
     """"Subidón de adrenalina": the holder takes any place; the others keep their order."""
     position = move.get("position")
     if not _is_int(position) or not 0 <= position < state.players:
-        raise IllegalMove(f"choose a place from 1 to {state.players}", RULE_ADRENALINE)
+        raise IllegalMove(Msg("choose a place from 1 to {n}", {"n": state.players}),
+                          RULE_ADRENALINE)
     order = [s for s in state.initiative if s != seat]
     order.insert(position, seat)
     log.append(("adrenaline", {"seat": seat, "position": position, "order": order}))
@@ -1228,26 +1253,26 @@ def _seal_window(state: State, seat: int, move: Move, log: list[Happening]) -> S
     if move["type"] == "play_events":
         cards = move.get("cards")
         if not isinstance(cards, list) or not cards:
-            raise IllegalMove("list the event cards you play, or pass", RULE_EVENTS)
+            raise IllegalMove(Msg("list the event cards you play, or pass"), RULE_EVENTS)
         timing = PHASE_TIMING[state.phase]
         own = set(dinosaurs(state, seat))
         for entry in cards:
             if not isinstance(entry, dict) or not set(entry) <= {"card", "at"}:
-                raise IllegalMove("name each card you play", RULE_EVENTS)
+                raise IllegalMove(Msg("name each card you play"), RULE_EVENTS)
             card = _held(state, seat, entry.get("card"))
             if any(card == c for c, _ in plays):
-                raise IllegalMove(f"{EVENT_CARDS[card].name} is played once", RULE_EVENTS)
+                raise IllegalMove(Msg("{card} is played once", {"card": phrases.card(card)}),
+                                  RULE_EVENTS)
             if EVENT_CARDS[card].timing != timing:
-                raise IllegalMove(f"{EVENT_CARDS[card].name} is played "
-                                  f"{TIMING_WORDS[EVENT_CARDS[card].timing]}", RULE_EVENTS)
+                raise IllegalMove(_played_when(card), RULE_EVENTS)
             at: Cell | None = None
             if card == "camouflage":
-                at = _cell(entry.get("at"), RULE_EVENTS, "a dinosaur")
+                at = _cell(entry.get("at"), RULE_EVENTS, CHOOSE_DINOSAUR)
                 if at not in own:
-                    raise IllegalMove("Camouflage protects one of your own dinosaurs",
+                    raise IllegalMove(Msg("Camouflage protects one of your own dinosaurs"),
                                       RULE_EVENTS)
             elif entry.get("at") is not None:
-                raise IllegalMove(f"{EVENT_CARDS[card].name} names no space", RULE_EVENTS)
+                raise IllegalMove(_names_no_space(card), RULE_EVENTS)
             plays.append((card, at))
     log.append(("sealed", {"seat": seat, "phase": state.phase,
                            "cards": [c for c, _ in plays],
@@ -1266,43 +1291,43 @@ def _relocate(state: State, start: Cell, end: Cell) -> State:
 def _step(state: State, seat: int, kind: str, move: Move, log: list[Happening]) -> State:
     """"Fase de movimiento": one step for one point — a move to an adjacent empty space, an
     attack, a flight (wings), a swim (fins)."""
-    start = _cell(move.get("from"), RULE_MOVEMENT, "one of your dinosaurs")
+    start = _cell(move.get("from"), RULE_MOVEMENT, CHOOSE_OWN)
     end = _cell(move.get("to"), RULE_MOVEMENT)
     _on_map(state, start, RULE_MOVEMENT)
     _on_map(state, end, RULE_MOVEMENT)
     if state.board.get(start) != seat:
-        raise IllegalMove("you have no dinosaur on that space", RULE_MOVEMENT)
+        raise IllegalMove(Msg("you have no dinosaur on that space"), RULE_MOVEMENT)
     if state.points < 1:
-        raise IllegalMove("you have no movement point left this turn", RULE_MOVEMENT)
+        raise IllegalMove(Msg("you have no movement point left this turn"), RULE_MOVEMENT)
     geo = geometry(state.players)
     if kind == "move":
         if end not in geo.neighbours[start]:
-            raise IllegalMove("a dinosaur moves one space at a time, to an adjacent space",
+            raise IllegalMove(Msg("a dinosaur moves one space at a time, to an adjacent space"),
                               RULE_MOVEMENT)
         if not _empty(state, end):
-            raise IllegalMove("that space is occupied: no dinosaur enters or passes an "
-                              "occupied space except by a fight", RULE_MOVEMENT)
+            raise IllegalMove(Msg("that space is occupied: no dinosaur enters or passes an "
+                                  "occupied space except by a fight"), RULE_MOVEMENT)
     elif kind == "fly":
         if not has(state, seat, "wings"):
-            raise IllegalMove("only a species with wings flies", RULE_WINGS)
+            raise IllegalMove(Msg("only a species with wings flies"), RULE_WINGS)
         if seat in state.flown:
-            raise IllegalMove("wings are used once per movement phase", RULE_WINGS)
+            raise IllegalMove(Msg("wings are used once per movement phase"), RULE_WINGS)
         if end not in geo.flights[start]:
-            raise IllegalMove("a flight goes exactly 2 spaces", RULE_WINGS)
+            raise IllegalMove(Msg("a flight goes exactly 2 spaces"), RULE_WINGS)
         if not _empty(state, end):
-            raise IllegalMove("a flight ends on an empty space", RULE_WINGS)
+            raise IllegalMove(Msg("a flight ends on an empty space"), RULE_WINGS)
         state = _replace(state, flown=state.flown | {seat})
     elif kind == "swim":
         if not has(state, seat, "fins"):
-            raise IllegalMove("only a species with fins swims", RULE_FINS)
+            raise IllegalMove(Msg("only a species with fins swims"), RULE_FINS)
         if start not in state.map.coastal or end not in state.map.coastal:
-            raise IllegalMove("a swim goes from a coastal space to another coastal space",
+            raise IllegalMove(Msg("a swim goes from a coastal space to another coastal space"),
                               RULE_FINS)
         if start == end or end in geo.neighbours[start]:
-            raise IllegalMove("an adjacent space is reached by an ordinary move, not a swim",
-                              RULE_FINS)
+            raise IllegalMove(Msg("an adjacent space is reached by an ordinary move, not a "
+                                  "swim"), RULE_FINS)
         if not _empty(state, end):
-            raise IllegalMove("a swim ends on an empty coastal space", RULE_FINS)
+            raise IllegalMove(Msg("a swim ends on an empty coastal space"), RULE_FINS)
     else:
         return _attack(state, seat, start, end, log)
     log.append((kind, {"seat": seat, "from": [*start], "to": [*end]}))
@@ -1314,16 +1339,16 @@ def _attack(state: State, seat: int, start: Cell, end: Cell, log: list[Happening
     chameleon steps aside) and the attacker takes the space; a fail or stalemate changes
     nothing. The attacker never dies."""
     if end not in geometry(state.players).neighbours[start]:
-        raise IllegalMove("a dinosaur attacks an adjacent space", RULE_MOVEMENT)
+        raise IllegalMove(Msg("a dinosaur attacks an adjacent space"), RULE_MOVEMENT)
     defender = state.board.get(end)
     if defender is None or defender == seat:
-        raise IllegalMove("attack a space holding an opponent's dinosaur", RULE_MOVEMENT)
+        raise IllegalMove(Msg("attack a space holding an opponent's dinosaur"), RULE_MOVEMENT)
     if end == state.camouflaged:
-        raise IllegalMove("that dinosaur is under Camouflage: it cannot be attacked this "
-                          "movement phase", RULE_EVENTS)
+        raise IllegalMove(Msg("that dinosaur is under Camouflage: it cannot be attacked this "
+                              "movement phase"), RULE_EVENTS)
     if regenerating(state, defender):
-        raise IllegalMove(f"{_p(defender)} has regeneration and 3 dinosaurs or fewer: none "
-                          f"can be attacked", RULE_REGENERATION)
+        raise IllegalMove(Msg("{p0} has regeneration and 3 dinosaurs or fewer: none can be "
+                              "attacked", who(p0=defender)), RULE_REGENERATION)
     face, state = _roll(state)
     horns = (attack_horns(state, seat), defence_horns(state, defender))
     outcome = attack_wins(horns[0], horns[1], face)
@@ -1356,7 +1381,7 @@ def _flee(state: State, seat: int, move: Move, log: list[Happening]) -> State:
     else:
         cell = _cell(target, RULE_CHAMELEON)
         if cell not in geometry(state.players).neighbours[end] or not _empty(state, cell):
-            raise IllegalMove("the dinosaur steps to an empty space next to it",
+            raise IllegalMove(Msg("the dinosaur steps to an empty space next to it"),
                               RULE_CHAMELEON)
         board[cell] = board.pop(end)
         log.append(("fled", {"seat": seat, "from": [*end], "to": [*cell]}))
@@ -1376,23 +1401,23 @@ def _place(state: State, seat: int, move: Move, log: list[Happening]) -> State:
     at = _cell(move.get("at"), RULE_BIRTH)
     _on_map(state, at, RULE_BIRTH)
     if state.newborns[seat] <= 0:
-        raise IllegalMove("you have no newborn left this birth phase", RULE_BIRTH)
+        raise IllegalMove(Msg("you have no newborn left this birth phase"), RULE_BIRTH)
     if supply(state, seat) <= 0:
-        raise IllegalMove(f"all your {DINOSAURS_PER_PLAYER} dinosaurs are on the island",
-                          RULE_BIRTH)
+        raise IllegalMove(Msg("all your {n} dinosaurs are on the island",
+                              {"n": DINOSAURS_PER_PLAYER}), RULE_BIRTH)
     owner = state.board.get(at)
     if at not in birth_spaces(state, seat):
         if owner == seat:
-            raise IllegalMove("one of your dinosaurs stands there", RULE_BIRTH)
+            raise IllegalMove(Msg("one of your dinosaurs stands there"), RULE_BIRTH)
         if owner is not None and not has(state, seat, "killer_babies"):
-            raise IllegalMove("newborns are born on empty spaces", RULE_KILLER_BABIES)
+            raise IllegalMove(Msg("newborns are born on empty spaces"), RULE_KILLER_BABIES)
         if owner is not None and regenerating(state, owner):
-            raise IllegalMove(f"{_p(owner)} has regeneration and 3 dinosaurs or fewer",
-                              RULE_REGENERATION)
+            raise IllegalMove(Msg("{p0} has regeneration and 3 dinosaurs or fewer",
+                                  who(p0=owner)), RULE_REGENERATION)
         reach = birth_reach(state, seat)
-        raise IllegalMove("a newborn is born next to a parent" if reach == 1 else
-                          f"a newborn is born at most {reach} spaces from a parent",
-                          RULE_BIRTH)
+        raise IllegalMove(Msg("a newborn is born next to a parent") if reach == 1 else
+                          Msg("a newborn is born at most {n} spaces from a parent",
+                              {"n": reach}), RULE_BIRTH)
     state = _replace(state, newborns=_set(state.newborns, seat, state.newborns[seat] - 1))
     if owner is None:
         log.append(("born", {"seat": seat, "at": [*at]}))
@@ -1424,18 +1449,20 @@ def _keep(state: State, seat: int, move: Move, log: list[Happening]) -> State:
     """"Fase de supervivencia": the endangered dinosaurs that survive (sealed)."""
     at = move.get("at")
     if not isinstance(at, list):
-        raise IllegalMove("list the spaces of the dinosaurs that survive", RULE_SURVIVAL)
-    kept = tuple(sorted({_cell(c, RULE_SURVIVAL, "a dinosaur") for c in at}))
+        raise IllegalMove(Msg("list the spaces of the dinosaurs that survive"), RULE_SURVIVAL)
+    kept = tuple(sorted({_cell(c, RULE_SURVIVAL, CHOOSE_DINOSAUR) for c in at}))
     plan = survival_plan(state, seat)
     if len(kept) != len(at) or any(c not in plan.endangered for c in kept):
-        raise IllegalMove("name each of your endangered dinosaurs at most once",
+        raise IllegalMove(Msg("name each of your endangered dinosaurs at most once"),
                           RULE_SURVIVAL)
     if len(kept) != plan.kept:
-        raise IllegalMove(f"{plan.kept} of your endangered dinosaurs survive: name that many",
-                          RULE_SURVIVAL)
+        raise IllegalMove(plural("{n} of your endangered dinosaurs survives: name that many",
+                                 "{n} of your endangered dinosaurs survive: name that many",
+                                 "n", n=plan.kept), RULE_SURVIVAL)
     if kept not in keep_options(plan):
-        raise IllegalMove("keep as many dinosaurs as your parasols, furs and saves allow in "
-                          "each climate before any that regeneration adds", RULE_SURVIVAL)
+        raise IllegalMove(Msg("keep as many dinosaurs as your parasols, furs and saves allow "
+                              "in each climate before any that regeneration adds"),
+                          RULE_SURVIVAL)
     log.append(("kept", {"seat": seat, "at": [[*c] for c in kept]}))
     return _replace(state, keeps=_set(state.keeps, seat, kept))
 
@@ -1449,29 +1476,30 @@ def seat_status(state: State, seat: int) -> SeatStatus:
     phase = state.phase
     active = seat in active_seats(state)
     if phase == MUTATION:
-        return SeatStatus("bidding" if active else "")
+        return SeatStatus(N_("bidding") if active else "")
     if phase == INITIATIVE:
-        return SeatStatus("choosing a place on the initiative track" if active else "")
+        return SeatStatus(N_("choosing a place on the initiative track") if active else "")
     if phase in WINDOWS:
         if seat in state.prompted:
-            return (SeatStatus("choosing event cards") if active
-                    else SeatStatus("choice sealed", RULE_EVENTS))
+            return (SeatStatus(N_("choosing event cards")) if active
+                    else SeatStatus(N_("choice sealed"), RULE_EVENTS))
         return SeatStatus()
     if phase == SURVIVAL:
         if seat in state.prompted:
-            return (SeatStatus("choosing survivors") if active
-                    else SeatStatus("survivors chosen", RULE_SURVIVAL))
+            return (SeatStatus(N_("choosing survivors")) if active
+                    else SeatStatus(N_("survivors chosen"), RULE_SURVIVAL))
         return SeatStatus()
     if phase == MOVEMENT:
         if state.flee is not None:
-            return SeatStatus("choosing where to flee" if active else "")
+            return SeatStatus(N_("choosing where to flee") if active else "")
         if active:
-            return SeatStatus("moving")
-        return SeatStatus("moved", RULE_MOVEMENT) if seat in state.finished else SeatStatus()
+            return SeatStatus(N_("moving"))
+        return (SeatStatus(N_("moved"), RULE_MOVEMENT) if seat in state.finished
+                else SeatStatus())
     if phase == BIRTH:
         if active:
-            return SeatStatus("placing a newborn")
-        return SeatStatus("done", RULE_BIRTH) if seat in state.finished else SeatStatus()
+            return SeatStatus(N_("placing a newborn"))
+        return SeatStatus(N_("done"), RULE_BIRTH) if seat in state.finished else SeatStatus()
     return SeatStatus()
 
 
@@ -1485,7 +1513,8 @@ def result(state: State) -> Result | None:
     places = [1 + sum(1 for o in range(state.players) if key[o] > key[s])
               for s in range(state.players)]
     winners = tuple(s for s in ranking if places[s] == 1)
-    shown = tuple(f"{mp} MP, {n} dinosaur{'s' if n != 1 else ''}" for mp, n in key.values())
+    shown = tuple(plural("{mp} MP, {n} dinosaur", "{mp} MP, {n} dinosaurs", "n", mp=mp, n=n)
+                  for mp, n in key.values())
     return Result(
         scores=state.mp, ranking=ranking, winners=winners,
         details={"mp": list(state.mp),
@@ -1495,18 +1524,20 @@ def result(state: State) -> Result | None:
 
 
 def _headline(key: Mapping[int, tuple[int, int]], winners: tuple[int, ...],
-              ranking: tuple[int, ...]) -> str:
+              ranking: tuple[int, ...]) -> Msg:
     """Who won and how: on MP, on the tie-break of dinosaurs, or sharing the win."""
     mp, dinos = key[winners[0]]
     if len(winners) > 1:
-        names = ", ".join(_p(s) for s in winners[:-1]) + f" and {_p(winners[-1])}"
-        each = "1 dinosaur" if dinos == 1 else f"{dinos} dinosaurs"
-        return f"{names} shared the win with {mp} MP and {each} each"
+        return plural("{players} shared the win with {mp} MP and {n} dinosaur each",
+                      "{players} shared the win with {mp} MP and {n} dinosaurs each", "n",
+                      players=phrases.seats(winners), mp=mp, n=dinos)
     tied = [s for s in ranking if s != winners[0] and key[s][0] == mp]
     if tied:
-        return (f"{_p(winners[0])} won on the tie-break: {mp} MP like {_p(tied[0])}, "
-                f"and more dinosaurs on the island ({dinos} to {key[tied[0]][1]})")
-    return f"{_p(winners[0])} won with {mp} MP"
+        return Msg("{p0} won on the tie-break: {mp} MP like {p1}, and more dinosaurs on the "
+                   "island ({n} to {m})",
+                   {**who(p0=winners[0], p1=tied[0]), "mp": mp, "n": dinos,
+                    "m": key[tied[0]][1]})
+    return Msg("{p0} won with {mp} MP", {**who(p0=winners[0]), "mp": mp})
 
 
 # --- persistence -------------------------------------------------------------------------------

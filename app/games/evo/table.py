@@ -12,7 +12,8 @@ import math
 from dataclasses import dataclass
 
 from app.games.base import JSON, Move, Region
-from app.games.evo import data, rules
+from app.games.evo import data, phrases, rules
+from app.games.words import N_, Msg, plural
 
 #: The regions every table has, in page order: the prompt (whose turn, what is asked, its
 #: buttons), the final scoring, the last die roll (a region of its own, so that its short
@@ -114,36 +115,67 @@ def _key(cell: list[int]) -> str:
     return f"{cell[0]},{cell[1]}"
 
 
-def space_words(view: JSON, cell: list[int]) -> str:
+def space_words(view: JSON, cell: list[int]) -> Msg:
     """ "the hills at (2, -1)", as the log names a space."""
-    terrain = data.MAPS[view["players"]].terrain[(cell[0], cell[1])]
-    return f"the {data.TERRAIN_NAMES[terrain]} at ({cell[0]}, {cell[1]})"
+    return phrases.space(view["players"], cell)
 
 
-def _owner(view: JSON, cell: list[int], names: list[str]) -> str:
+#: A space named on its own, as a label begins: "Hills at (2, -1)".
+SPOT_NAMES = {"beach": N_("Beach at ({q}, {r})"), "plains": N_("Plains at ({q}, {r})"),
+              "hills": N_("Hills at ({q}, {r})"), "mountains": N_("Mountains at ({q}, {r})")}
+
+
+def spot_label(view: JSON, space: JSON) -> Msg:
+    """What a screen reader says of a space: "Hills at (2, -1), on the coast, hot: Bo's
+    dinosaur"."""
+    q, r = space["at"]
+    terrain, climate = space["terrain"], space["climate"]
+    args = {"space": Msg(SPOT_NAMES[terrain], {"q": q, "r": r}),
+            "climate": Msg(data.CLIMATE_NAMES[climate])}
+    place = (Msg("{space}, on the coast, {climate}", args) if space["coastal"]
+             else Msg("{space}, {climate}", args))
+    if space["dinosaur"] is None:
+        return place
+    dino = {"place": place, **phrases.who(p0=space["dinosaur"])}
+    return (Msg("{place}: {p0's} dinosaur, camouflaged", dino) if space["camouflaged"]
+            else Msg("{place}: {p0's} dinosaur", dino))
+
+
+def _owner(view: JSON, cell: list[int]) -> int | None:
     for space in view["spaces"]:
         if space["at"] == cell and space["dinosaur"] is not None:
-            seat = space["dinosaur"]
-            return "your" if seat == view["you"] else f"{names[seat]}'s"
-    return "a"
+            return int(space["dinosaur"])
+    return None
 
 
 def _occupied(view: JSON, cell: list[int]) -> bool:
-    return any(s["at"] == cell and s["dinosaur"] is not None for s in view["spaces"])
+    return _owner(view, cell) is not None
 
 
-def _ordinal(n: int) -> str:
-    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
+#: The initiative track's places, as a button offers them (Adrenaline Rush).
+PLACES = (N_("Take the 1st place"), N_("Take the 2nd place"), N_("Take the 3rd place"),
+          N_("Take the 4th place"), N_("Take the 5th place"))
 
 
-def cards_words(view: JSON, cards: list[JSON]) -> str:
-    words = []
-    for entry in cards:
-        name = data.EVENT_CARDS[entry["card"]].name
-        if entry.get("at") is not None:
-            name += f" on your dinosaur on {space_words(view, entry['at'])}"
-        words.append(name)
-    return " and ".join(words) if words else "no card"
+def cards_words(view: JSON, cards: list[JSON]) -> Msg | list[Msg]:
+    """Cards chosen in a window: "Camouflage on your dinosaur on the hills at (2, -1) and
+    Battle Rage" (a list joined with the language's "and"), or "no card"."""
+    if not cards:
+        return Msg("no card")
+    return [Msg("{card} on your dinosaur on {space}",
+                {"card": phrases.card(entry["card"]),
+                 "space": space_words(view, entry["at"])})
+            if entry.get("at") is not None else phrases.card(entry["card"])
+            for entry in cards]
+
+
+def sealed_words(view: JSON, submission: JSON) -> Msg:
+    """What a seat that sealed its choice reads of it."""
+    if "cards" in submission:
+        return Msg("Your choice is sealed: {cards}",
+                   {"cards": cards_words(view, submission["cards"])})
+    return plural("Your choice is sealed: {n} dinosaur kept",
+                  "Your choice is sealed: {n} dinosaurs kept", "n", n=len(submission["keep"]))
 
 
 def win_faces(attack: int, defence: int) -> int:
@@ -153,10 +185,14 @@ def win_faces(attack: int, defence: int) -> int:
 
 # --- what the table offers to click ------------------------------------------------------------
 
-#: How a target is marked on the island, and the words of each kind of step.
-STEP_WORDS = {"move": "Move", "attack": "Attack", "fly": "Fly", "swim": "Swim"}
+#: The words of each kind of step from a chosen dinosaur to a lit space.
+STEP_WORDS = {"move": N_("Move from {start} to {end}"), "fly": N_("Fly from {start} to {end}"),
+              "swim": N_("Swim from {start} to {end}")}
 #: Where two kinds of step reach the same space, the one offered (moving costs no flight).
 STEP_ORDER = ("move", "attack", "swim", "fly")
+#: The two-click choices: the label of each dinosaur to choose, and of a Migration target.
+ORIGIN_WORDS = {"step": N_("Movement: choose your dinosaur on {space}"),
+                "mig": N_("Migration: choose your dinosaur on {space}")}
 
 
 class _Island:
@@ -170,8 +206,7 @@ class _Island:
     def add(self, cell: list[int], item: JSON) -> None:
         self.spaces.setdefault(_key(cell), []).append(item)
 
-    def two_clicks(self, view: JSON, names: list[str], group: str, moves: list[Move],
-                   what: str, gate: str = "") -> None:
+    def two_clicks(self, view: JSON, group: str, moves: list[Move], gate: str = "") -> None:
         """Each dinosaur that may go somewhere is a radio; choosing one lights the spaces it
         may go to, each a button making that move. ``gate``: a selector that must hold too
         (the Migration card chosen)."""
@@ -186,8 +221,8 @@ class _Island:
             start = next(iter(targets.values()))["from"]
             self.add(start, {"kind": "origin", "group": f"evo-from-{group}", "value": origin,
                              "cls": f"org org-{group}",
-                             "label": f"{what}: choose your dinosaur on "
-                                      f"{space_words(view, start)}"})
+                             "label": Msg(ORIGIN_WORDS[group],
+                                          {"space": space_words(view, start)})})
             chosen = f'input[name="evo-from-{group}"][value="{origin}"]:checked'
             target_cls = f"tgt-{group}-{origin.replace(',', '_').replace('-', 'm')}"
             self.rules.append(f".evo{gate}:has({chosen}) .{target_cls} {{ display: flex; }}")
@@ -195,26 +230,27 @@ class _Island:
                 kind = move["type"]
                 where = space_words(view, move["to"])
                 if kind == "attack":
-                    defender = next(s["dinosaur"] for s in view["spaces"]
-                                    if s["at"] == move["to"])
+                    defender = _owner(view, move["to"])
+                    assert defender is not None
                     odds = win_faces(me["attack_horns"],
                                      view["seats"][defender]["species"]["defence_horns"])
-                    label = (f"Attack {_owner(view, move['to'], names)} dinosaur on {where}: "
-                             f"wins on {odds} of the die's 6 faces")
+                    label = Msg("Attack {p0's} dinosaur on {space}: wins on {n} of the die's 6 "
+                                "faces", {**phrases.who(p0=defender), "space": where, "n": odds})
                 elif kind == "play_event":
-                    label = f"{what}: move it free to {where}"
+                    label = Msg("Migration: move it free to {space}", {"space": where})
                     kind = "migrate"
                 else:
-                    label = f"{STEP_WORDS[kind]} from {space_words(view, start)} to {where}"
+                    label = Msg(STEP_WORDS[kind], {"start": space_words(view, start),
+                                                   "end": where})
                 self.add(move["to"], {"kind": "act", "move": move, "label": label,
                                       "cls": f"tgt {target_cls} step-{kind}"})
 
 
-def controls(view: JSON, legal: list[Move], seat: int | None, names: list[str]) -> JSON:
+def controls(view: JSON, legal: list[Move], seat: int | None) -> JSON:
     """What ``seat``'s table offers now, from its legal moves: the controls on the island
     (``spaces`` by ``"q,r"``, with the style ``rules`` of two-click choices), the lab's bids
     by column, the cards to play from the hand, the tool cards that need the island
-    (Migration), and the prompt's buttons."""
+    (Migration), and the prompt's buttons. Labels are :class:`Msg` values (``| say``)."""
     island = _Island()
     found: JSON = {"spaces": island.spaces, "rules": island.rules, "bids": {}, "plays": {},
                    "tools": {}, "prompt": [], "done": None}
@@ -223,10 +259,10 @@ def controls(view: JSON, legal: list[Move], seat: int | None, names: list[str]) 
     steps = [m for m in legal if m["type"] in rules.STEPS]
     migrations = [m for m in legal if m["type"] == "play_event" and "to" in m]
     if steps:
-        island.two_clicks(view, names, "step", steps, "Movement")
+        island.two_clicks(view, "step", steps)
     if migrations:
         gate = ":has(#evo-tool-migration:checked)"
-        island.two_clicks(view, names, "mig", migrations, "Migration", gate)
+        island.two_clicks(view, "mig", migrations, gate)
         found["tools"]["migration"] = True
     for move in legal:
         kind = move["type"]
@@ -236,48 +272,113 @@ def controls(view: JSON, legal: list[Move], seat: int | None, names: list[str]) 
             found["plays"][move["card"]] = move
         elif kind == "place":
             where = space_words(view, move["at"])
-            if _occupied(view, move["at"]):
+            owner = _owner(view, move["at"])
+            if owner is not None:
                 faces = sum(f in data.KILLER_BABY_WIN_FACES for f in data.DIE_FACES)
-                label = (f"Killer baby on {_owner(view, move['at'], names)} dinosaur on "
-                         f"{where}: kills it on {faces} of the die's 6 faces")
+                label = Msg("Killer baby on {p0's} dinosaur on {space}: kills it on {n} of the "
+                            "die's 6 faces", {**phrases.who(p0=owner), "space": where, "n": faces})
                 island.add(move["at"], {"kind": "act", "move": move, "cls": "lit killer",
                                         "label": label})
             else:
                 island.add(move["at"], {"kind": "act", "move": move, "cls": "lit",
-                                        "label": f"Place a newborn on {where}"})
+                                        "label": Msg("Place a newborn on {space}",
+                                                     {"space": where})})
         elif kind == "flee" and move["to"] is not None:
             island.add(move["to"], {"kind": "act", "move": move, "cls": "lit",
-                                    "label": f"Step aside to {space_words(view, move['to'])}"})
+                                    "label": Msg("Step aside to {space}",
+                                                 {"space": space_words(view, move["to"])})})
         elif kind == "flee":
-            found["prompt"].append({"move": move, "label": "Stay: your dinosaur dies",
+            found["prompt"].append({"move": move, "label": Msg("Stay: your dinosaur dies"),
                                     "cls": "ghost"})
         elif kind == "initiative":
-            found["prompt"].append({"move": move, "cls": "",
-                                    "label": f"Take the {_ordinal(move['position'] + 1)} place"})
+            place = PLACES[move["position"]]
+            found["prompt"].append({"move": move, "cls": "", "label": Msg(place)})
         elif kind == "pass":
-            found["prompt"].append({"move": move, "label": "Play no card", "cls": "ghost"})
+            found["prompt"].append({"move": move, "label": Msg("Play no card"), "cls": "ghost"})
         elif kind == "play_events":
             found["prompt"].append({"move": move, "cls": "",
-                                    "label": "Play " + cards_words(view, move["cards"])})
+                                    "label": Msg("Play {cards}",
+                                                 {"cards": cards_words(view, move["cards"])})})
         elif kind == "keep":
             kept = [space_words(view, c) for c in move["at"]]
-            label = ("Keep the dinosaur on " + kept[0] if len(kept) == 1
-                     else "Keep the dinosaurs on " + ", ".join(kept[:-1]) + " and " + kept[-1])
+            label = (Msg("Keep the dinosaur on {space}", {"space": kept[0]}) if len(kept) == 1
+                     else Msg("Keep the dinosaurs on {spaces}", {"spaces": kept}))
             found["prompt"].append({"move": move, "label": label, "cls": ""})
         elif kind == "done":
             found["done"] = move
     return found
 
 
-def waiting_words(view: JSON, names: list[str]) -> str:
+def waiting_words(view: JSON) -> Msg | None:
     """Whom the table waits for, and for what: "Waiting for Bo (bidding)"."""
     seats = view["seats"]
-    who = [f"{names[s]} ({seats[s]['status']})" if seats[s]["status"] else names[s]
-           for s in view["active_seats"] if s != view["you"]]
+    statuses = {s["seat"]: s["status"] for s in seats}
+    who: list[Msg | str] = [
+        Msg("{p0} ({status})", {**phrases.who(p0=s), "status": Msg(statuses[s])})
+        if statuses[s] else phrases.seat(s)
+        for s in view["active_seats"] if s != view["you"]]
     if not who:
-        return ""
-    return "Waiting for " + (who[0] if len(who) == 1
-                             else ", ".join(who[:-1]) + " and " + who[-1])
+        return None
+    return Msg("Waiting for {seats}", {"seats": who})
+
+
+def player(seat: int) -> str:
+    """A seat as a label: its player's name (English "You" for the reader's own seat)."""
+    return phrases.seat(seat)
+
+
+def species_title(seat: int) -> Msg:
+    """ "Bo's species" ("Your species" for the reader's own)."""
+    return Msg("{p0's} species", phrases.who(p0=seat))
+
+
+def lab_words(view: JSON, seat: int | None) -> Msg:
+    """Who bids now in the lab."""
+    bidder = view["lab"]["bidder"]
+    if bidder is None:
+        return Msg("Bidding now.")
+    if bidder == seat:
+        return Msg("Bidding now: your turn.")
+    return Msg("Bidding now: {p0} bids.", phrases.who(p0=bidder))
+
+
+def marker_words(column: JSON) -> Msg:
+    """A lab column's marker: "Bo: bid 3 (pays 2 MP)"."""
+    marker = column["marker"]
+    if marker is None:
+        return Msg("no bid yet")
+    args = {**phrases.who(p0=marker["seat"]), "value": marker["value"], "cost": marker["cost"]}
+    if marker["value"] is None:
+        return Msg("{p0}: no bid", args)
+    if marker["cost"] is not None and marker["cost"] != marker["value"]:
+        return Msg("{p0}: bid {value} (pays {cost} MP)", args)
+    return Msg("{p0}: bid {value}", args)
+
+
+def roll_words(view: JSON) -> Msg:
+    """The last roll of the die in a sentence: "Ana attacked the hills at (1, 0): the
+    attacker won."."""
+    roll = view["last_roll"]
+    outcome = OUTCOME_WORDS[roll["outcome"]]
+    args = {**phrases.who(p0=roll["seat"]), "space": space_words(view, roll["at"]),
+            "outcome": Msg(outcome)}
+    if roll["for"] == "attack":
+        return Msg("{p0} attacked {space}: {outcome}.", args)
+    return Msg("{p0's} killer baby on {space}: {outcome}.", args)
+
+
+def played_words(view: JSON) -> Msg:
+    """Every event card played in the game, with who played it."""
+    cards: list[Msg | str] = [Msg("{card} ({p0})", {"card": phrases.card(p["card"]),
+                                                   **phrases.who(p0=p["seat"])})
+                              for p in view["played_cards"]]
+    return Msg("Event cards played: {cards}", {"cards": phrases.chain(cards, ",")})
+
+
+def in_force_words(cards: list[str]) -> Msg:
+    """A species' cards in force this round."""
+    return Msg("In force: {cards}",
+               {"cards": phrases.chain([phrases.card(c) for c in cards], ",")})
 
 
 # --- the climate ------------------------------------------------------------------------------
@@ -305,6 +406,31 @@ def outlook(view: JSON, seat: int) -> list[JSON]:
     return lines
 
 
+def _outlook_line(line: JSON) -> Msg:
+    """An outlook line: "2 on hot ground, 1 survives"."""
+    n, survive = line["dinosaurs"], line["survive"]
+    if line["climate"] == "hot":
+        return plural("{dinosaurs} on hot ground, {survive} survives",
+                      "{dinosaurs} on hot ground, {survive} survive", "survive",
+                      dinosaurs=n, survive=survive)
+    if line["climate"] == "cold":
+        return plural("{dinosaurs} on cold ground, {survive} survives",
+                      "{dinosaurs} on cold ground, {survive} survive", "survive",
+                      dinosaurs=n, survive=survive)
+    return plural("{dinosaurs} on deadly ground, {survive} survives",
+                  "{dinosaurs} on deadly ground, {survive} survive", "survive",
+                  dinosaurs=n, survive=survive)
+
+
+def outlook_words(view: JSON, seat: int) -> Msg:
+    """:func:`outlook` for ``seat`` in a sentence: "Bo: 2 on hot ground, 1 survives" (or
+    "Bo: every dinosaur safe")."""
+    lines: list[Msg | str] = [_outlook_line(line) for line in outlook(view, seat)]
+    if not lines:
+        return Msg("{p0}: every dinosaur safe", phrases.who(p0=seat))
+    return Msg("{p0}: {lines}", {**phrases.who(p0=seat), "lines": phrases.chain(lines)})
+
+
 #: The wheel as drawn: twelve sections, each in the colour of its temperate terrain.
 def _wedge(i: int) -> str:
     a, b = math.radians(i * 30 - 105), math.radians(i * 30 - 75)
@@ -319,20 +445,28 @@ WHEEL_WEDGES = tuple({"d": _wedge(i), "terrain": terrain, "colour": data.TERRAIN
 
 # --- what the page shows of the components -----------------------------------------------------
 
-#: Names and effects of genes, cards and climate tokens, as the page shows them.
+#: Names and effects of genes, cards and climate tokens, as the page shows them (message ids,
+#: shown with ``| say``).
 GENE_WORDS = {g.id: {"name": g.name, "effect": g.effect} for g in data.GENES.values()}
 CARD_WORDS = {c.id: {"name": c.name, "effect": c.effect, "when": rules.TIMING_WORDS[c.timing]}
               for c in data.EVENT_CARDS.values()}
 TOKEN_WORDS = {t.id: t.name for t in data.CLIMATE_TOKENS.values()}
 
 #: The die's faces and the outcomes of a roll, in words ("Fase de movimiento", "Bebés Asesinos").
-FACE_WORDS = {face: "the stalemate" if face == data.STALEMATE else face
+FACE_WORDS = {face: N_("the stalemate") if face == data.STALEMATE else face
               for face in data.DIE_FACES}
-OUTCOME_WORDS = {"win": "the attacker won", "fail": "the attack failed",
-                 "stalemate": "stalemate, nothing happened",
-                 "kill": "the newborn killed the dinosaur and took its space",
-                 "die": "the newborn died"}
+OUTCOME_WORDS = {"win": N_("the attacker won"), "fail": N_("the attack failed"),
+                 "stalemate": N_("stalemate, nothing happened"),
+                 "kill": N_("the newborn killed the dinosaur and took its space"),
+                 "die": N_("the newborn died")}
 #: The phases of a round as the track shows them, with the phase ids each covers.
-PHASE_STEPS = ((("climate",), "Climate"), (("mutation",), "Mutation"),
-               (("initiative",), "Initiative"), (("move-window", "movement"), "Movement"),
-               (("birth",), "Birth"), (("survival-window", "survival"), "Survival"))
+PHASE_STEPS = ((("climate",), N_("Climate")), (("mutation",), N_("Mutation")),
+               (("initiative",), N_("Initiative")),
+               (("move-window", "movement"), N_("Movement")), (("birth",), N_("Birth")),
+               (("survival-window", "survival"), N_("Survival")))
+#: The phase the table is in, as the prompt names it.
+PHASE_TITLES = {"climate": N_("Climate phase"), "mutation": N_("Mutation phase"),
+                "initiative": N_("Initiative phase"), "move-window": N_("Movement phase"),
+                "movement": N_("Movement phase"), "birth": N_("Birth phase"),
+                "survival-window": N_("Survival phase"), "survival": N_("Survival phase"),
+                "over": N_("End of the game")}

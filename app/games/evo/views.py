@@ -33,8 +33,9 @@ track, the wheel, revealed tokens, played cards and every die roll.
                 "survival": {...} | null, "status"}],
      "result": Result JSON | null}
 
-Log lines speak in the past tense and name players ``{p0}`` / ``{p0's}``: one line per
-happening for every reader (the card a player draws is told to that player only).
+Log lines speak in the past tense, each a :class:`Msg` (shown in the reader's language) naming
+its players by role, ``{p0}`` / ``{p0's}`` (app/games/evo/phrases.py): one line per happening
+for every reader (the card a player draws is told to that player only).
 """
 
 from __future__ import annotations
@@ -43,20 +44,22 @@ import random
 from dataclasses import replace
 
 from app.games.base import JSON, Event, Move
-from app.games.evo import rules
+from app.games.evo import phrases, rules
 from app.games.evo.data import (
     CLIMATE_TOKENS,
     DATA_NOTE,
     EVENT_CARDS,
-    GENES,
     MAPS,
     METEORITE,
     PILE_BOTTOM,
+    TERRAIN_NAMES,
     UNIQUE_GENES,
     WHEEL,
 )
+from app.games.evo.phrases import who
 from app.games.evo.rules import (
     BIRTH,
+    MOVE_WINDOW,
     MOVEMENT,
     MUTATION,
     OVER,
@@ -66,6 +69,7 @@ from app.games.evo.rules import (
     Cell,
     State,
 )
+from app.games.words import N_, Msg, plural
 
 # --- the view ----------------------------------------------------------------------------------
 
@@ -201,210 +205,221 @@ def view(state: State, seat: int | None) -> JSON:
 
 # --- words -------------------------------------------------------------------------------------
 
-
-def _p(seat: int) -> str:
-    return "{p" + str(seat) + "}"
-
-
-def _ps(seat: int) -> str:
-    return "{p" + str(seat) + "'s}"
-
-
-def _and(items: list[str]) -> str:
-    if not items:
-        return "nobody"
-    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+#: A climate and the terrains that have it this round, in a log line (the round's first
+#: climate is always the temperate one, so its words begin the sentence).
+CLIMATE_PARTS = {"temperate": N_("Temperate: {terrains}"), "hot": N_("hot: {terrains}"),
+                 "cold": N_("cold: {terrains}"), "deadly": N_("deadly: {terrains}")}
+#: How many dinosaurs a climate killed: "(1 hot, 2 cold)".
+DEAD_PARTS = {"temperate": N_("{n} temperate"), "hot": N_("{n} hot"), "cold": N_("{n} cold"),
+              "deadly": N_("{n} deadly")}
 
 
-def _space(state: State, cell: list[int] | Cell) -> str:
+def _space(state: State, cell: list[int] | Cell) -> Msg:
     """A space in words: "the hills at (2, -1)"."""
-    q, r = cell[0], cell[1]
-    return f"the {MAPS[state.players].terrain[(q, r)]} at ({q}, {r})"
+    return phrases.space(state.players, cell)
 
 
-def _gene(gene: str) -> str:
-    return GENES[gene].name
+def _item(item: str) -> Msg:
+    return Msg("the event card") if item == "event" else phrases.gene(item)
 
 
-def _card(card: str) -> str:
-    return EVENT_CARDS[card].name
-
-
-def _item(item: str) -> str:
-    return "the event card" if item == "event" else _gene(item)
-
-
-def _horns(n: int) -> str:
-    return f"{n} horn" if n == 1 else f"{n} horns"
-
-
-def _dinosaurs(n: int) -> str:
-    return f"{n} dinosaur" if n == 1 else f"{n} dinosaurs"
-
-
-def _climate_words(climates: dict[str, str]) -> str:
-    """"temperate: plains; hot: beach; cold: hills; deadly: mountains"."""
-    by: dict[str, list[str]] = {}
+def _climate_words(climates: dict[str, str]) -> Msg | str:
+    """"Temperate: plains; hot: beach; cold: hills; deadly: mountains"."""
+    by: dict[str, list[Msg]] = {}
     for terrain, climate in climates.items():
-        by.setdefault(climate, []).append(terrain)
-    return "; ".join(f"{c}: {_and(by[c])}" for c in ("temperate", "hot", "cold", "deadly")
-                     if c in by)
+        by.setdefault(climate, []).append(Msg(TERRAIN_NAMES[terrain]))
+    return phrases.chain([Msg(CLIMATE_PARTS[c], {"terrains": by[c]})
+                          for c in ("temperate", "hot", "cold", "deadly") if c in by])
 
 
-def _plays_words(state: State, cards: list[str], at: list[int] | None) -> str:
-    if not cards:
-        return "no card"
-    words = [_card(c) + (f" on the dinosaur on {_space(state, at)}"
-                         if c == "camouflage" and at is not None else "")
-             for c in cards]
-    return _and(words)
+def _plays_words(state: State, cards: list[str], at: list[int] | None) -> list[Msg]:
+    """The cards a seat played in a window (Camouflage with the dinosaur it protects)."""
+    return [Msg("{card} on the dinosaur on {space}",
+                {"card": phrases.card(c), "space": _space(state, at)})
+            if c == "camouflage" and at is not None else phrases.card(c)
+            for c in cards]
 
 
-def _line(key: str, text: str, params: JSON, seats: frozenset[int] | None = None,
+def _line(key: str, msg: Msg, params: JSON, seats: frozenset[int] | None = None,
           not_for: frozenset[int] = frozenset()) -> Event:
-    return Event("evo." + key, text, params, seats=seats, not_for=not_for)
+    return Event.say("evo." + key, msg, params, seats=seats, not_for=not_for)
 
 
 def _lines(state: State, key: str, params: JSON) -> list[Event]:
     """The log lines of one happening (``state`` is the state before the move: the map and
     the player count are all that is read from it)."""
     seat = params.get("seat", -1)
-    me = _p(seat) if seat >= 0 else ""
+    me = who(p0=seat) if seat >= 0 else {}
     mine = frozenset({seat})
     if key == "climate":
         token = CLIMATE_TOKENS[params["token"]]
-        turn = ("left the wheel where it was" if token.steps == 0
-                else f"turned the wheel {token.name}")
-        return [_line(key, f"Round {params['round']}: the climate token {turn}. "
-                           f"{_climate_words(params['climates']).capitalize()}.",
-                      {"round": params["round"], "token": token.id,
-                       "section": params["section"]})]
+        args = {"round": params["round"], "climates": _climate_words(params["climates"])}
+        msg = (Msg("Round {round}: the climate token left the wheel where it was. {climates}.",
+                   args) if token.steps == 0 else
+               Msg("Round {round}: the climate token turned the wheel {token}. {climates}.",
+                   {**args, "token": Msg(token.name)}))
+        return [_line(key, msg, {"round": params["round"], "token": token.id,
+                                 "section": params["section"]})]
     if key == "meteorite":
-        return [_line(key, f"Round {params['round']}: the meteorite fell and the game ended.",
-                      params)]
+        return [_line(key, Msg("Round {round}: the meteorite fell and the game ended.",
+                               {"round": params["round"]}), params)]
     if key == "lab":
-        genes = [_gene(g) for g in params["genes"] if g is not None]
+        items = [Msg("the event card"), *(phrases.gene(g) for g in params["genes"]
+                                           if g is not None)]
         empty = sum(1 for g in params["genes"] if g is None)
-        text = f"The lab offered {_and(['the event card', *genes])}"
         if empty:
-            text += f"; the bag had no other gene for {empty} column" + ("s" if empty > 1
-                                                                         else "")
-        return [_line(key, text + ".", params)]
+            return [_line(key, plural(
+                "The lab offered {items}; the bag had no other gene for {n} column.",
+                "The lab offered {items}; the bag had no other gene for {n} columns.",
+                "n", items=items, n=empty), params)]
+        return [_line(key, Msg("The lab offered {items}.", {"items": items}), params)]
     if key == "bid":
-        text = (f"{me} bid {params['value']} for {_item(params['item'])} in column "
-                f"{params['column']}")
+        args = {**me, "value": params["value"], "item": _item(params["item"]),
+                "column": params["column"]}
         if params["outbid"] is not None:
-            text += f", outbidding {_p(params['outbid'])}"
-        return [_line(key, text, params)]
+            return [_line(key, Msg("{p0} bid {value} for {item} in column {column}, "
+                                   "outbidding {p1}", {**args, **who(p1=params["outbid"])}),
+                          params)]
+        return [_line(key, Msg("{p0} bid {value} for {item} in column {column}", args),
+                      params)]
     if key == "no_bid":
-        return [_line(key, f"{me} had no bid to make: {_ps(seat)} marker went to column "
-                           f"{params['column']} without a bid", params)]
+        return [_line(key, Msg("{p0} had no bid to make: {p0's} marker went to column "
+                               "{column} without a bid", {**me, "column": params["column"]}),
+                      params)]
     if key == "no_item":
-        return [_line(key, f"{me} took nothing and paid nothing", params)]
+        return [_line(key, Msg("{p0} took nothing and paid nothing", me), params)]
     if key == "won_card":
         public = {"seat": seat, "value": params["value"], "cost": params["cost"]}
-        return [_line(key, f"{me} took an event card for {params['cost']} MP", public,
-                      not_for=mine),
-                _line("won_card_private", f"{me} took the event card {_card(params['card'])} "
-                      f"for {params['cost']} MP", params, seats=mine)]
+        return [_line(key, Msg("{p0} took an event card for {cost} MP",
+                               {**me, "cost": params["cost"]}), public, not_for=mine),
+                _line("won_card_private",
+                      Msg("{p0} took the event card {card} for {cost} MP",
+                          {**me, "card": phrases.card(params["card"]),
+                           "cost": params["cost"]}), params, seats=mine)]
     if key == "won_gene":
-        return [_line(key, f"{me} took {_gene(params['gene'])} for {params['cost']} MP",
-                      params)]
+        return [_line(key, Msg("{p0} took {gene} for {cost} MP",
+                               {**me, "gene": phrases.gene(params["gene"]),
+                                "cost": params["cost"]}), params)]
     if key == "mutation_gene":
-        return [_line(key, f"Spontaneous Mutation gave {me} {_gene(params['gene'])} from the "
-                           f"bag", params)]
+        return [_line(key, Msg("Spontaneous Mutation gave {p0} {gene} from the bag",
+                               {**me, "gene": phrases.gene(params["gene"])}), params)]
     if key == "mutation_none":
-        return [_line(key, f"Spontaneous Mutation found no gene in the bag for {me}", params)]
+        return [_line(key, Msg("Spontaneous Mutation found no gene in the bag for {p0}", me),
+                      params)]
     if key == "head_start":
-        return [_line(key, f"Head Start put {me} in first place", params)]
+        return [_line(key, Msg("Head Start put {p0} in first place", me), params)]
     if key == "initiative":
-        order = _and([_p(s) for s in params["order"]])
-        return [_line(key, f"The initiative order became: {order}", params)]
+        return [_line(key, Msg("The initiative order became: {order}",
+                               {"order": phrases.seats(params["order"])}), params)]
     if key == "adrenaline":
-        order = _and([_p(s) for s in params["order"]])
-        return [_line(key, f"{me} took place {params['position'] + 1} with Adrenaline Rush: "
-                           f"{order}", params)]
+        return [_line(key, Msg("{p0} took place {place} with Adrenaline Rush: {order}",
+                               {**me, "place": params["position"] + 1,
+                                "order": phrases.seats(params["order"])}), params)]
     if key == "window":
-        what = PHASE_NAMES[params["phase"]]
-        return [_line(key, f"The {what} opened: {_and([_p(s) for s in params['seats']])} "
-                           f"may play event cards", params)]
+        args = {"seats": phrases.seats(params["seats"]), "n": len(params["seats"])}
+        if params["phase"] == MOVE_WINDOW:
+            msg = plural("The movement phase opened: {seats} may play event cards",
+                         "The movement phase opened: {seats} may play event cards", "n", **args)
+        else:
+            msg = plural("The survival phase opened: {seats} may play event cards",
+                         "The survival phase opened: {seats} may play event cards", "n", **args)
+        return [_line(key, msg, params)]
     if key == "sealed":
-        return [_line(key, f"{me} sealed a choice", {"seat": seat}, not_for=mine),
-                _line("sealed_private", f"{me} sealed "
-                      f"{_plays_words(state, params['cards'], params['at'])}", params,
-                      seats=mine)]
+        sealed = (Msg("{p0} sealed {cards}",
+                      {**me, "cards": _plays_words(state, params["cards"], params["at"])})
+                  if params["cards"] else Msg("{p0} sealed no card", me))
+        return [_line(key, Msg("{p0} sealed a choice", me), {"seat": seat}, not_for=mine),
+                _line("sealed_private", sealed, params, seats=mine)]
     if key == "revealed":
-        parts = [f"{_p(p['seat'])} played {_plays_words(state, p['cards'], p['at'])}"
-                 for p in params["plays"]]
-        return [_line(key, f"Event cards revealed: {'; '.join(parts)}", params)]
+        parts: list[Msg | str] = [
+            Msg("{p0} played {cards}", {**who(p0=p["seat"]),
+                                        "cards": _plays_words(state, p["cards"], p["at"])})
+            if p["cards"] else Msg("{p0} played no card", who(p0=p["seat"]))
+            for p in params["plays"]]
+        return [_line(key, Msg("Event cards revealed: {plays}",
+                               {"plays": phrases.chain(parts)}), params)]
     if key in ("move", "fly", "swim"):
-        verb = {"move": "moved", "fly": "flew", "swim": "swam"}[key]
-        return [_line(key, f"{me} {verb} a dinosaur from {_space(state, params['from'])} to "
-                           f"{_space(state, params['to'])}", params)]
+        text = {"move": N_("{p0} moved a dinosaur from {start} to {end}"),
+                "fly": N_("{p0} flew a dinosaur from {start} to {end}"),
+                "swim": N_("{p0} swam a dinosaur from {start} to {end}")}[key]
+        return [_line(key, Msg(text, {**me, "start": _space(state, params["from"]),
+                                      "end": _space(state, params["to"])}), params)]
     if key == "attack":
         return [_line(key, _attack_text(state, params), params)]
     if key == "fled":
         if params["to"] is None:
-            text = f"{me} let the beaten dinosaur die; the attacker took its space"
+            msg = Msg("{p0} let the beaten dinosaur die; the attacker took its space", me)
         else:
-            text = (f"{me} stepped the beaten dinosaur aside to {_space(state, params['to'])}; "
-                    f"the attacker took its space")
-        return [_line(key, text, params)]
+            msg = Msg("{p0} stepped the beaten dinosaur aside to {space}; the attacker took "
+                      "its space", {**me, "space": _space(state, params["to"])})
+        return [_line(key, msg, params)]
     if key == "play_event":
-        text = f"{me} played {_card(params['card'])}"
+        args = {**me, "card": phrases.card(params["card"])}
         if params["card"] == "migration":
-            text += (f": a dinosaur went from {_space(state, params['from'])} to "
-                     f"{_space(state, params['to'])}")
-        return [_line(key, text, params)]
+            return [_line(key, Msg("{p0} played {card}: a dinosaur went from {start} to {end}",
+                                   {**args, "start": _space(state, params["from"]),
+                                    "end": _space(state, params["to"])}), params)]
+        return [_line(key, Msg("{p0} played {card}", args), params)]
     if key == "done":
-        text = (f"{me} ended the movement turn" if params["phase"] == MOVEMENT
-                else f"{me} placed no more newborns")
-        return [_line(key, text, params)]
+        msg = (Msg("{p0} ended the movement turn", me) if params["phase"] == MOVEMENT
+               else Msg("{p0} placed no more newborns", me))
+        return [_line(key, msg, params)]
     if key == "no_move":
-        return [_line(key, f"{me} had no move left", params)]
+        return [_line(key, Msg("{p0} had no move left", me), params)]
     if key == "birth":
-        counts = ", ".join(f"{_p(s)} {n}" for s, n in enumerate(params["newborns"]))
-        return [_line(key, f"The birth phase began with these newborns: {counts}", params)]
+        counts = [Msg("{p0} {n}", {**who(p0=s), "n": n}) for s, n in enumerate(params["newborns"])]
+        return [_line(key, Msg("The birth phase began with these newborns: {counts}",
+                               {"counts": phrases.chain(counts, ",")}), params)]
     if key == "born":
-        return [_line(key, f"{me} placed a newborn on {_space(state, params['at'])}", params)]
+        return [_line(key, Msg("{p0} placed a newborn on {space}",
+                               {**me, "space": _space(state, params["at"])}), params)]
     if key == "no_space":
-        return [_line(key, f"{me} had no space left for a newborn", params)]
+        return [_line(key, Msg("{p0} had no space left for a newborn", me), params)]
     if key == "killer_baby":
-        victim = params["victim"]
-        outcome = (f"{_ps(victim)} dinosaur died and the newborn took its space"
-                   if params["kills"] else "the newborn died")
-        return [_line(key, f"{_ps(seat)} killer baby was born on {_ps(victim)} dinosaur on "
-                           f"{_space(state, params['at'])}: the die showed {params['face']}, "
-                           f"{outcome}", params)]
+        args = {**me, **who(p1=params["victim"]), "space": _space(state, params["at"]),
+                "face": params["face"]}
+        if params["kills"]:
+            msg = Msg("{p0's} killer baby was born on {p1's} dinosaur on {space}: the die showed "
+                      "{face}, {p1's} dinosaur died and the newborn took its space", args)
+        else:
+            msg = Msg("{p0's} killer baby was born on {p1's} dinosaur on {space}: the die showed "
+                      "{face}, the newborn died", args)
+        return [_line(key, msg, params)]
     if key == "choose_survivors":
-        return [_line(key, f"{_and([_p(s) for s in params['seats']])} may choose which "
-                           f"dinosaurs survive", params)]
+        return [_line(key, plural("{seats} may choose which dinosaurs survive",
+                                  "{seats} may choose which dinosaurs survive", "n",
+                                  seats=phrases.seats(params["seats"]),
+                                  n=len(params["seats"])), params)]
     if key == "kept":
-        spaces = _and([_space(state, c) for c in params["at"]]) if params["at"] else "none"
-        return [_line(key, f"{me} chose survivors", {"seat": seat}, not_for=mine),
-                _line("kept_private", f"{me} chose the survivors on {spaces}", params,
-                      seats=mine)]
+        private = (Msg("{p0} chose the survivors on {spaces}",
+                       {**me, "spaces": [_space(state, c) for c in params["at"]]})
+                   if params["at"] else Msg("{p0} chose no survivors", me))
+        return [_line(key, Msg("{p0} chose survivors", me), {"seat": seat}, not_for=mine),
+                _line("kept_private", private, params, seats=mine)]
     if key == "survival":
         return _survival_lines(state, params)
     raise ValueError(f"no words for {key}")
 
 
-def _attack_text(state: State, params: JSON) -> str:
-    me, them = _p(params["seat"]), _p(params["defender"])
+def _attack_text(state: State, params: JSON) -> Msg:
     attacker, defender = params["horns"]
-    text = (f"{me} attacked {_ps(params['defender'])} dinosaur on "
-            f"{_space(state, params['to'])} from {_space(state, params['from'])}, "
-            f"{_horns(attacker)} against {defender}; the die showed ")
-    face = params["face"]
+    args = {**who(p0=params["seat"], p1=params["defender"]),
+            "target": _space(state, params["to"]), "start": _space(state, params["from"]),
+            "horns": plural("{n} horn", "{n} horns", "n", n=attacker), "defence": defender,
+            "face": params["face"]}
     if params["outcome"] == "stalemate":
-        return text + "the stalemate: nothing happened"
-    text += face
+        return Msg("{p0} attacked {p1's} dinosaur on {target} from {start}, {horns} against "
+                   "{defence}; the die showed the stalemate: nothing happened", args)
     if params["outcome"] == "fail":
-        return text + ": the attack failed and nothing moved"
+        return Msg("{p0} attacked {p1's} dinosaur on {target} from {start}, {horns} against "
+                   "{defence}; the die showed {face}: the attack failed and nothing moved", args)
     if params["flees"]:
-        return text + f": {me} won, and {them} may step the dinosaur aside with Chameleon Skin"
-    return text + f": {me} won, {_ps(params['defender'])} dinosaur died and the attacker " \
-                  f"took its space"
+        return Msg("{p0} attacked {p1's} dinosaur on {target} from {start}, {horns} against "
+                   "{defence}; the die showed {face}: {p0} won, and {p1} may step the dinosaur "
+                   "aside with Chameleon Skin", args)
+    return Msg("{p0} attacked {p1's} dinosaur on {target} from {start}, {horns} against "
+               "{defence}; the die showed {face}: {p0} won, {p1's} dinosaur died and the "
+               "attacker took its space", args)
 
 
 def _survival_lines(state: State, params: JSON) -> list[Event]:
@@ -414,12 +429,17 @@ def _survival_lines(state: State, params: JSON) -> list[Event]:
         dead = entry["dead"]
         if not dead:
             continue
-        parts = [f"{n} {climate}" for climate, n in entry["dead_by_climate"].items() if n]
-        lines.append(_line("died", f"{_p(seat)} lost {_dinosaurs(len(dead))} to the climate "
-                                   f"({', '.join(parts)})",
-                           {"seat": seat, "dead": dead}))
-    gains = ", ".join(f"{_p(s)} {g}" for s, g in enumerate(params["gains"]))
-    lines.append(_line("scored", f"Scoring, 1 MP per dinosaur on the island: {gains}",
+        parts: list[Msg | str] = [Msg(DEAD_PARTS[climate], {"n": n})
+                                  for climate, n in entry["dead_by_climate"].items() if n]
+        lines.append(_line("died", plural(
+            "{p0} lost {n} dinosaur to the climate ({climates})",
+            "{p0} lost {n} dinosaurs to the climate ({climates})", "n",
+            **who(p0=seat), n=len(dead), climates=phrases.chain(parts, ",")),
+            {"seat": seat, "dead": dead}))
+    gains: list[Msg | str] = [Msg("{p0} {n}", {**who(p0=s), "n": g})
+                              for s, g in enumerate(params["gains"])]
+    lines.append(_line("scored", Msg("Scoring, 1 MP per dinosaur on the island: {gains}",
+                                     {"gains": phrases.chain(gains, ",")}),
                        {"gains": params["gains"]}))
     return lines
 
@@ -427,15 +447,19 @@ def _survival_lines(state: State, params: JSON) -> list[Event]:
 def _game_over(state: State) -> Event:
     final = rules.result(state)
     assert final is not None
-    scores = [f"{_p(s)} {final.scores[s]} MP" for s in final.ranking]
-    verdict = "won" if len(final.winners) == 1 else "shared the win"
-    tied = [s for s in final.ranking if s != final.ranking[0]
-            and final.scores[s] == final.scores[final.ranking[0]]]
-    note = ""
-    if tied:
-        note = " (ties are broken by the dinosaurs on the island)"
-    return _line("game_over", f"Game over: {_and(scores)}. "
-                              f"{_and([_p(s) for s in final.winners])} {verdict}{note}.",
+    scores = [Msg("{p0} {mp} MP", {**who(p0=s), "mp": final.scores[s]}) for s in final.ranking]
+    tied = any(s != final.ranking[0] and final.scores[s] == final.scores[final.ranking[0]]
+               for s in final.ranking)
+    winners = {**who(p0=final.winners[0]), "players": phrases.seats(final.winners)}
+    if len(final.winners) > 1:
+        verdict = Msg("{players} shared the win (ties are broken by the dinosaurs on the "
+                      "island)", winners)
+    elif tied:
+        verdict = Msg("{p0} won (ties are broken by the dinosaurs on the island)", winners)
+    else:
+        verdict = Msg("{p0} won", winners)
+    return _line("game_over", Msg("Game over: {scores}. {verdict}.",
+                                  {"scores": scores, "verdict": verdict}),
                  final.to_json())
 
 

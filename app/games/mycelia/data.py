@@ -38,29 +38,40 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from app.games.mycelia.notation import parse_fn, parts_of
+from app.games.words import N_
 
 Cell = tuple[int, int]  # (row 0-3, column 0-4)
 Board = tuple[tuple[str, ...], ...]  # 4 rows of 5 field types
 
 #: For players, in plain words: the component data is rebuilt, not printed.
-ABOUT_COMPONENTS: Final = """\
+ABOUT_COMPONENTS: Final = N_("""\
 Mycelia's rulebook explains how to play but does not print what is on its components. The
 player boards (front and the four advanced backs), the starting-dew and new-dew tables, the die
 and the hero cards used here were rebuilt so that they fit everything the rulebook says about
-them. They may differ from the printed game. The rules themselves follow the rulebook."""
+them. They may differ from the printed game. The rules themselves follow the rulebook.""")
 
 # --- boards (spec *Board geometry*, *Board front*, *Advanced backs*) ----------------------------
 
 ROWS, COLS = 4, 5
 SANCTUARY_CELL: Final[Cell] = (1, 2)
 FIELD_TYPES: Final = ("leaf", "moss", "water", "earth", "sanctuary")
-#: Field types in the rulebook's words (ES "broza", "musgo", "agua", "tierra").
+#: Field types in the rulebook's words (ES "broza", "musgo", "agua", "tierra"; NL "blad",
+#: "mos", "water", "aarde"), message ids shown in the reader's language.
 FIELD_NAMES: Final = {
-    "leaf": "leaf litter",
-    "moss": "moss",
-    "water": "water",
-    "earth": "earth",
-    "sanctuary": "sanctuary",
+    "leaf": N_("leaf litter"),
+    "moss": N_("moss"),
+    "water": N_("water"),
+    "earth": N_("earth"),
+    "sanctuary": N_("sanctuary"),
+}
+#: A field of each type as a noun ("the water field in row 2 …"; ES "casilla de agua", NL
+#: "water-veld", DE "Wasserfeld").
+FIELD_NOUNS: Final = {
+    "leaf": N_("leaf litter field"),
+    "moss": N_("moss field"),
+    "water": N_("water field"),
+    "earth": N_("earth field"),
+    "sanctuary": N_("sanctuary field"),
 }
 _LETTERS: Final = {"L": "leaf", "M": "moss", "W": "water", "E": "earth", "S": "sanctuary"}
 
@@ -78,11 +89,11 @@ BOARDS: Final[dict[str, Board]] = {
     "quarters": _grid("M M L W W", "M M S W W", "E L L L E", "E E L E E"),
 }
 BOARD_NAMES: Final = {
-    "front": "Standard side",
-    "marsh": "Marsh",
-    "stone_circle": "Stone circle",
-    "terraces": "Terraces",
-    "quarters": "Quarters",
+    "front": N_("Standard side"),
+    "marsh": N_("Marsh"),
+    "stone_circle": N_("Stone circle"),
+    "terraces": N_("Terraces"),
+    "quarters": N_("Quarters"),
 }
 #: The backs (★1–★4, dark frame), in the order of their stars (V1).
 ADVANCED_BOARDS: Final = ("marsh", "stone_circle", "terraces", "quarters")
@@ -111,25 +122,25 @@ START_DEW: Final[dict[str, tuple[tuple[int, ...], ...]]] = {
 }
 #: The spec's short names of the starting-dew patterns.
 START_DEW_NAMES: Final = {
-    "1A": "even",
-    "1B": "far corners",
-    "2A": "centre heap",
-    "2B": "checkers",
-    "3A": "bottom heavy",
-    "3B": "left flank",
-    "4A": "ring",
-    "4B": "piles",
+    "1A": N_("even"),
+    "1B": N_("far corners"),
+    "2A": N_("centre heap"),
+    "2B": N_("checkers"),
+    "3A": N_("bottom heavy"),
+    "3B": N_("left flank"),
+    "4A": N_("ring"),
+    "4B": N_("piles"),
 }
 
 DIE_FACES: Final = ("mushroom", "leaf", "drop", "snail", "moon", "sun")
 #: The die's symbols in words.
 DIE_FACE_NAMES: Final = {
-    "mushroom": "mushroom",
-    "leaf": "leaf",
-    "drop": "dew drop",
-    "snail": "snail",
-    "moon": "moon",
-    "sun": "sun",
+    "mushroom": N_("mushroom"),
+    "leaf": N_("leaf"),
+    "drop": N_("dew drop"),
+    "snail": N_("snail"),
+    "moon": N_("moon"),
+    "sun": N_("sun"),
 }
 
 
@@ -166,7 +177,8 @@ NEW_DEW_BACK: Final = {
 
 @dataclass(frozen=True)
 class Tile:
-    """An action tile: how many exist, its cost in leaves, its name and effect in words."""
+    """An action tile: how many exist, its cost in leaves, its name and effect in words
+    (message ids, shown in the reader's language)."""
 
     letter: str
     count: int
@@ -176,15 +188,17 @@ class Tile:
 
 
 TILES: Final = {
-    "a": Tile("a", 4, 1, "Market wipe",
-              "Put every face-up market card on the market discard, then reveal 5 new cards."),
-    "b": Tile("b", 4, 3, "Move a drop",
-              "Move any 1 drop exactly 1 field up, down, left or right."),
-    "c": Tile("c", 2, 3, "Move two drops",
-              "Move any 1 drop 1 field up, down, left or right; if another drop is on that "
-              "same field, move it 1 field too, in any direction."),
-    "d": Tile("d", 2, 3, "Remove a drop", "Remove 1 drop from any field."),
-    "e": Tile("e", 2, 3, "Remove a card", "Remove 1 card of your discard pile from the game."),
+    "a": Tile("a", 4, 1, N_("Market wipe"),
+              N_("Put every face-up market card on the market discard, then reveal 5 new "
+                 "cards.")),
+    "b": Tile("b", 4, 3, N_("Move a drop"),
+              N_("Move any 1 drop exactly 1 field up, down, left or right.")),
+    "c": Tile("c", 2, 3, N_("Move two drops"),
+              N_("Move any 1 drop 1 field up, down, left or right; if another drop is on that "
+                 "same field, move it 1 field too, in any direction.")),
+    "d": Tile("d", 2, 3, N_("Remove a drop"), N_("Remove 1 drop from any field.")),
+    "e": Tile("e", 2, 3, N_("Remove a card"),
+              N_("Remove 1 card of your discard pile from the game.")),
 }
 #: Tiles every player starts with (R5); c, d and e come only from one-time effects (X1).
 STARTING_TILES: Final = ("a", "b")
@@ -227,11 +241,11 @@ def _card(
 
 #: One rune's starting cards (each player gets them in their own rune; cost nothing, R5).
 STARTING_DECK: Final = (
-    _card("start", "st_leaf", "Leaf", 0, 2, "+1"),
-    _card("start", "st_gift", "Gift of leaves", 0, 1, "+2 & !+1"),
-    _card("start", "st_water", "Trickle", 0, 1, "water1:m"),
-    _card("start", "st_moss", "Creep", 0, 1, "moss1:m"),
-    _card("start", "st_drift", "Drift", 0, 1, "leaf1:m"),
+    _card("start", "st_leaf", N_("Leaf"), 0, 2, "+1"),
+    _card("start", "st_gift", N_("Gift of leaves"), 0, 1, "+2 & !+1"),
+    _card("start", "st_water", N_("Trickle"), 0, 1, "water1:m"),
+    _card("start", "st_moss", N_("Creep"), 0, 1, "moss1:m"),
+    _card("start", "st_drift", N_("Drift"), 0, 1, "leaf1:m"),
 )
 STARTING_CARDS_PER_RUNE: Final = 6
 
@@ -322,12 +336,12 @@ class SoloCard:
 
 
 SOLO_CARDS: Final = (
-    SoloCard("g_flip1", "Token and one drop", ({"flip": 1}, {"gw_remove": 1})),
-    SoloCard("g_flip2", "Token and two drops", ({"flip": 1}, {"gw_remove": 2})),
-    SoloCard("g_market", "Market wipe", ({"market_wipe": 1},)),
-    SoloCard("g_leaf3", "Leaf and three drops", ({"you_gain": 1}, {"gw_remove": 3})),
-    SoloCard("g_leaf1", "Leaf and one drop", ({"you_gain": 1}, {"gw_remove": 1})),
-    SoloCard("g_move", "Your move", ({"you": "any1:m"},)),
+    SoloCard("g_flip1", N_("Token and one drop"), ({"flip": 1}, {"gw_remove": 1})),
+    SoloCard("g_flip2", N_("Token and two drops"), ({"flip": 1}, {"gw_remove": 2})),
+    SoloCard("g_market", N_("Market wipe"), ({"market_wipe": 1},)),
+    SoloCard("g_leaf3", N_("Leaf and three drops"), ({"you_gain": 1}, {"gw_remove": 3})),
+    SoloCard("g_leaf1", N_("Leaf and one drop"), ({"you_gain": 1}, {"gw_remove": 1})),
+    SoloCard("g_move", N_("Your move"), ({"you": "any1:m"},)),
 )
 SOLO_EFFECTS: Final = ("flip", "gw_remove", "market_wipe", "you_gain", "you")
 #: Gwidyon's drops on the leaf-litter board: 20, or 21–25 to slow him down (S1).

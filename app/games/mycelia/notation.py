@@ -15,8 +15,9 @@ and ``parse_fn`` turns it into the canonical JSON the rules walk. The grammar, e
     count := N | "=" N | "~" N           at least N | exactly N (beetle) | transparent, up to N
     effs  := "m"+ | "x"* ("A"|"n"|"C")?  not empty
 
-``describe_fn`` spells a parsed function out in plain English for people ("gain 3 leaves,
-then up to 2 times: remove 1 drop from a water field with at least 1 drop").
+``fn_msg`` spells a parsed function out in words for people, a :class:`Msg` shown in each
+reader's language; ``describe_fn`` is its English ("gain 3 leaves, then up to 2 times: remove
+1 drop from a water field with at least 1 drop").
 
 Decisions where the grammar leaves room: ``N`` is written without leading zeros; a gain is at
 least 1 leaf; a transparent count ``~N`` acts on at least 1 drop, so ``~0`` is malformed; the
@@ -27,6 +28,8 @@ from __future__ import annotations
 
 import re
 from typing import Any, Final
+
+from app.games.words import N_, Msg, plural
 
 #: Field types a card may name (``any`` = leaf, moss, water or earth; rulebook: "Cualquier
 #: casilla: puede ser de broza, musgo, agua o incluso de tierra").
@@ -50,15 +53,6 @@ _N = r"(?:0|[1-9][0-9]*)"
 _GAIN = re.compile(rf"\+({_N})")
 _FIELD = re.compile(rf"(?:([0-9]+)x )?(leaf|moss|water|any)([=~]?)({_N}):(m+|x*[AnC]?)")
 _TILE = re.compile(r"tile:([cde])")
-
-#: Display words of the field types a card may name.
-_TYPE_WORDS: Final = {
-    "leaf": "a leaf litter field",
-    "moss": "a moss field",
-    "water": "a water field",
-    "any": "any field",
-}
-
 
 def parse_fn(text: str) -> dict[str, Any]:
     """Parse a card function into the spec's canonical JSON; ValueError if malformed.
@@ -159,93 +153,151 @@ def _format_atom(part: dict[str, Any]) -> str:
     return f"{times}{spec['type']}{marks[spec['mode']]}{spec['drops']}:{effs}"
 
 
-# --- plain English ----------------------------------------------------------------------------
+# --- plain words -------------------------------------------------------------------------------
+
+#: Display words of the field types a card may name (message ids).
+_TYPE_WORDS: Final = {
+    "leaf": N_("a leaf litter field"),
+    "moss": N_("a moss field"),
+    "water": N_("a water field"),
+    "any": N_("any field"),
+}
+#: What the neighbour effects remove, after the field's own removals (R17).
+_AFTER: Final = {
+    "remove_each_adjacent": N_("1 drop from each neighbouring field that has one"),
+    "remove_one_adjacent": N_("1 drop from one neighbouring field"),
+    "clear_adjacent": N_("every drop from one neighbouring field"),
+}
 
 
-def _drops(n: int) -> str:
-    return f"{n} drop" if n == 1 else f"{n} drops"
+def place_msg(kind: str) -> Msg:
+    """ "a water field", "any field": where a field function acts, in words."""
+    return Msg(_TYPE_WORDS[kind])
 
 
-def _leaves(n: int) -> str:
-    return f"{n} leaf" if n == 1 else f"{n} leaves"
+def at_least(place: Msg, drops: int) -> Msg:
+    """ "any field with at least 2 drops"."""
+    return plural("{place} with at least {n} drop", "{place} with at least {n} drops", "n",
+                  place=place, n=drops)
 
 
-def _field_words(spec: dict[str, Any]) -> str:
+def exactly(place: Msg, drops: int) -> Msg:
+    """ "any field with exactly 2 drops" (a beetle)."""
+    return plural("{place} with exactly {n} drop", "{place} with exactly {n} drops", "n",
+                  place=place, n=drops)
+
+
+def then(first: Msg, second: Msg) -> Msg:
+    """Two steps in their order: "gain 2 leaves, then …"."""
+    return Msg("{first}, then {then}", {"first": first, "then": second})
+
+
+def in_order(steps: list[Msg]) -> Msg:
+    """Steps in their order, joined with "then"."""
+    joined = steps[-1]
+    for step in reversed(steps[:-1]):
+        joined = then(step, joined)
+    return joined
+
+
+def and_list(items: list[Msg | str]) -> Msg | str:
+    """ "a", "a and b", "a, b and c" in the reader's language (players as "{p0}" …)."""
+    if len(items) <= 1:
+        return items[0] if items else ""
+    joined: Msg | str = Msg("{some} and {last}", {"some": items[-2], "last": items[-1]})
+    for item in reversed(items[:-2]):
+        joined = Msg("{one}, {more}", {"one": item, "more": joined})
+    return joined
+
+
+def _field_msg(spec: dict[str, Any]) -> Msg:
     """ "a water field with at least 1 drop", "any field with exactly 2 drops" …"""
-    place = _TYPE_WORDS[spec["type"]]
+    place = place_msg(spec["type"])
     drops = spec["drops"]
     if spec["mode"] == "exact":
-        return f"{place} with no drops" if drops == 0 else f"{place} with exactly {_drops(drops)}"
+        return (Msg("{place} with no drops", {"place": place}) if drops == 0
+                else exactly(place, drops))
     if spec["mode"] == "upto":
-        return f"{place} with at least 1 drop"
+        return at_least(place, 1)
     if drops == 0:
-        return f"{place} with any number of drops"
-    return f"{place} with at least {_drops(drops)}"
+        return Msg("{place} with any number of drops", {"place": place})
+    return at_least(place, drops)
 
 
-def _field_action(part: dict[str, Any]) -> str:
+def _field_action(part: dict[str, Any]) -> Msg:
     """The verb phrase of one repetition of a field function (R13–R17)."""
     spec, do = part["field"], part["do"]
-    place = _field_words(spec)
+    place = _field_msg(spec)
     moves = do.count("move")
     if moves:
         if moves == 1:
-            return f"move 1 drop from {place} to a neighbouring field"
-        return f"move {_drops(moves)} one at a time from {place}, each to a neighbouring field"
+            return Msg("move 1 drop from {place} to a neighbouring field", {"place": place})
+        return Msg("move {n} drops one at a time from {place}, each to a neighbouring field",
+                   {"n": moves, "place": place})
     removes = do.count("remove")
     if spec["mode"] == "upto":
         removes = min(removes, spec["drops"])
     tail = [symbol for symbol in do if symbol != "remove"]
-    after = {
-        "remove_each_adjacent": "1 drop from each neighbouring field that has one",
-        "remove_one_adjacent": "1 drop from one neighbouring field",
-        "clear_adjacent": "every drop from one neighbouring field",
-    }
     if removes == 0:
-        return f"choose {place} and remove {after[tail[0]]}"
-    amount = "1 drop" if removes == 1 else f"up to {_drops(removes)}"
-    phrase = f"remove {amount} from {place}"
+        return Msg("choose {place} and remove {what}",
+                   {"place": place, "what": Msg(_AFTER[tail[0]])})
+    phrase = (Msg("remove 1 drop from {place}", {"place": place}) if removes == 1
+              else Msg("remove up to {n} drops from {place}", {"n": removes, "place": place}))
     if tail:
-        phrase += f", then {after[tail[0]]}"
+        phrase = then(phrase, Msg(_AFTER[tail[0]]))
     return phrase
 
 
-def _action(part: dict[str, Any]) -> str:
+def _action(part: dict[str, Any]) -> Msg:
     """The verb phrase of one part, for the player who performs it."""
     if "gain" in part:
-        return f"gain {_leaves(part['gain'])}"
+        return plural("gain {n} leaf", "gain {n} leaves", "n", n=part["gain"])
     if "trash" in part:
-        return "remove a card of your discard pile from the game"
+        return Msg("remove a card of your discard pile from the game")
     if "tile" in part:
-        return f"take action tile {part['tile']}"
+        return Msg("take action tile {tile}", {"tile": part["tile"]})
     if "sanctuary" in part:
-        return "place an extra sanctuary field on a field with exactly 1 drop, removing that drop"
+        return Msg("place an extra sanctuary field on a field with exactly 1 drop, removing "
+                   "that drop")
     return _field_action(part)
 
 
-def describe_part(part: dict[str, Any]) -> str:
-    """One part in plain English; bonus parts speak of every other player (B1–B2)."""
+def part_msg(part: dict[str, Any]) -> Msg:
+    """One part in words; bonus parts speak of every other player (B1–B2)."""
     action = _action(part)
     times = part.get("times", 1)
     if part["bonus"]:
         if "gain" in part:
-            return f"every other player gains {_leaves(part['gain'])}"
+            return plural("every other player gains {n} leaf",
+                          "every other player gains {n} leaves", "n", n=part["gain"])
         if times > 1:
-            return f"every other player may, up to {times} times, {action}"
-        return f"every other player may {action}"
+            return Msg("every other player may, up to {times} times, {action}",
+                       {"times": times, "action": action})
+        return Msg("every other player may {action}", {"action": action})
     if times > 1:
-        return f"up to {times} times: {action}"
+        return Msg("up to {times} times: {action}", {"times": times, "action": action})
     return action
 
 
-def _describe_seq(seq: list[dict[str, Any]]) -> str:
-    return ", then ".join(describe_part(part) for part in seq)
+def seq_msg(seq: list[dict[str, Any]]) -> Msg:
+    """The parts of a sequence in words, joined with "then"."""
+    return in_order([part_msg(part) for part in seq])
+
+
+def fn_msg(fn: dict[str, Any]) -> Msg:
+    """A parsed card function in words, no identifiers (R11: "&" → "then", "/" → "either …
+    or …"), shown in the reader's language."""
+    if "or" in fn:
+        first, second = (seq_msg(alt["seq"]) for alt in fn["or"])
+        return Msg("either {first}; or {second}", {"first": first, "second": second})
+    return seq_msg(fn["seq"])
+
+
+def describe_part(part: dict[str, Any]) -> str:
+    """One part in plain English (:func:`part_msg`)."""
+    return part_msg(part).english()
 
 
 def describe_fn(fn: dict[str, Any]) -> str:
-    """A parsed card function in plain English words, no identifiers (R11: "&" → "then",
-    "/" → "either … or …")."""
-    if "or" in fn:
-        first, second = (_describe_seq(alt["seq"]) for alt in fn["or"])
-        return f"either {first}; or {second}"
-    return _describe_seq(fn["seq"])
+    """A parsed card function in plain English words (:func:`fn_msg`)."""
+    return fn_msg(fn).english()

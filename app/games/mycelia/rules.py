@@ -44,8 +44,9 @@ Decisions where the spec and the rulebook are silent:
   e, X8) is possible only while the player owns more than 3 cards (hand, draw and discard
   piles). The rulebook sets no floor, but a player who removed every card could never empty
   their board, and a table of such players could never end.
-- Statuses name nobody: the platform does not fill player names into statuses, so a waiting
-  seat reads "waiting" or "waiting for a bonus answer".
+- Statuses name nobody and nothing: a status is a fixed message id (the platform shows it in
+  each reader's language), so a waiting seat reads "waiting" or "waiting for a bonus answer";
+  the page says who answers what for which card (table.py).
 """
 
 from __future__ import annotations
@@ -66,7 +67,6 @@ from app.games.mycelia.data import (
     DIE_FACES,
     EXP_CARDS,
     EXTRA_SANCTUARY_FIELDS,
-    FIELD_NAMES,
     GWIDYON_DROPS_DEFAULT,
     GWIDYON_DROPS_MAX,
     GWIDYON_DROPS_MIN,
@@ -84,7 +84,8 @@ from app.games.mycelia.data import (
     card_id,
     def_of,
 )
-from app.games.mycelia.notation import parse_fn
+from app.games.mycelia.notation import and_list, at_least, exactly, parse_fn, place_msg
+from app.games.words import N_, Msg, plural
 
 Cell = tuple[int, int]
 _D = TypeVar("_D")
@@ -160,18 +161,18 @@ class Options(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     expansion: bool = Field(
-        False, title="Expansion cards",
-        description="Shuffle the 30 expansion heroes into the market deck; they bring the "
-                    "action tiles c, d and e, card removal and the extra sanctuary fields.")
+        False, title=N_("Expansion cards"),
+        description=N_("Shuffle the 30 expansion heroes into the market deck; they bring the "
+                       "action tiles c, d and e, card removal and the extra sanctuary fields."))
     advanced_boards: bool = Field(
-        False, title="Advanced boards",
-        description="Every player uses a different back of the player board (the star "
-                    "sides) instead of the standard side.")
+        False, title=N_("Advanced boards"),
+        description=N_("Every player uses a different back of the player board (the star "
+                       "sides) instead of the standard side."))
     gwidyon_drops: int = Field(
         GWIDYON_DROPS_DEFAULT, ge=GWIDYON_DROPS_MIN, le=GWIDYON_DROPS_MAX,
-        title="Gwidyon's dew drops (solo)",
-        description="How many drops Gwidyon starts with in a solo game: 20, or up to 25 to "
-                    "slow him down.")
+        title=N_("Gwidyon's dew drops (solo)"),
+        description=N_("How many drops Gwidyon starts with in a solo game: 20, or up to 25 to "
+                       "slow him down."))
 
 
 # --- state -------------------------------------------------------------------------------------
@@ -966,44 +967,73 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+#: A move's fields that name a field of the board, in words: not a row and column, not on the
+#: board.
+_CELL_WORDS: dict[str, tuple[str, str]] = {
+    "from": (N_("the field the drop leaves is a field given as its row and column"),
+             N_("the field the drop leaves is not a field of the board")),
+    "to": (N_("the field is a field given as its row and column"),
+           N_("the field is not a field of the board")),
+    "cell": (N_("the field is a field given as its row and column"),
+             N_("the field is not a field of the board")),
+    "to2": (N_("the second field is a field given as its row and column"),
+            N_("the second field is not a field of the board")),
+}
+
+
 def _cell(value: object, what: str) -> Cell:
+    """The field a move names in its field ``what`` (``from``, ``to``, ``to2``, ``cell``)."""
+    shape, off = _CELL_WORDS[what]
     if (not isinstance(value, list | tuple) or len(value) != 2
             or not all(_is_int(x) for x in value)):
-        raise IllegalMove(f"the {what} is a field given as its row and column", "move format")
+        raise IllegalMove(Msg(shape), "move format")
     r, c = value[0], value[1]
     if not (0 <= r < ROWS and 0 <= c < COLS):
-        raise IllegalMove(f"the {what} is not a field of the board", "move format")
+        raise IllegalMove(Msg(off), "move format")
     return (r, c)
 
 
-def _card_name(card: str) -> str:
-    return card_def(card).name
+def card_msg(card: str) -> Msg:
+    """A card's name in words: a starting card's name is translated, a hero's Latin name is
+    shown as it is."""
+    return Msg(card_def(card).name)
+
+
+def who(**roles: int) -> dict[str, str]:
+    """The players of a message by role: ``{p0}`` for the one who acts, ``{p1}`` … for
+    others (``who(p0=2)``), each with its possessive (``{p0's}``); each role reads as its
+    seat's placeholder, which the platform fills with the name for each reader."""
+    found: dict[str, str] = {}
+    for role, seat in roles.items():
+        found[role] = "{p" + str(seat) + "}"
+        found[role + "'s"] = "{p" + str(seat) + "'s}"
+    return found
 
 
 def _known_card(value: object) -> str:
     if not isinstance(value, str):
-        raise IllegalMove("a card is named by its card id", "move format")
+        raise IllegalMove(Msg("a card is named by its card id"), "move format")
     try:
         card_def(value)
     except ValueError:
-        raise IllegalMove("there is no such card", "move format") from None
+        raise IllegalMove(Msg("there is no such card"), "move format") from None
     return value
 
 
 def parse_move(move: object) -> str:
     """The move's type after checking its shape (the spec's "Digital moves")."""
     if not isinstance(move, dict):
-        raise IllegalMove("a move is a JSON object with a type", "move format")
+        raise IllegalMove(Msg("a move is a JSON object with a type"), "move format")
     kind = move.get("type")
     if not isinstance(kind, str) or kind not in MOVE_FIELDS:
-        raise IllegalMove(f"unknown move type: a move is one of {', '.join(MOVE_TYPES)}",
-                          "move format")
+        raise IllegalMove(Msg("unknown move type: a move is one of {types}",
+                              {"types": ", ".join(MOVE_TYPES)}), "move format")
     extra = sorted(set(move) - MOVE_FIELDS[kind])
     if extra:
-        raise IllegalMove(f"this move has no {' or '.join(extra)}", "move format")
+        raise IllegalMove(Msg("this move has no {fields}", {"fields": extra}), "move format")
     missing = sorted(_REQUIRED[kind] - set(move))
     if missing:
-        raise IllegalMove(f"this move needs {' and '.join(missing)}", "move format")
+        raise IllegalMove(Msg("this move needs {fields}", {"fields": missing}), "move format")
     return kind
 
 
@@ -1021,21 +1051,21 @@ def apply(state: State, seat: int, move: Move) -> State:
     run on until the next decision."""
     kind = parse_move(move)
     if not _is_int(seat) or not 0 <= seat < state.players:
-        raise IllegalMove("there is no such seat at this table", "R6")
+        raise IllegalMove(Msg("there is no such seat at this table"), "R6")
     if state.phase == OVER:
-        raise IllegalMove("the game is over", "G3")
+        raise IllegalMove(Msg("the game is over"), "G3")
     state = replace(state, news=())
     pending = state.pending
     if pending is not None:
         if seat != pending.seat:
             if pending.bonus:
-                raise IllegalMove("the table waits for another player's answer to a bonus",
+                raise IllegalMove(Msg("the table waits for another player's answer to a bonus"),
                                   "B3")
-            raise IllegalMove("it is not your turn", "R6")
+            raise IllegalMove(Msg("it is not your turn"), "R6")
         state = _answer(state, seat, kind, move, pending)
     else:
         if seat != state.turn:
-            raise IllegalMove("it is not your turn", "R6")
+            raise IllegalMove(Msg("it is not your turn"), "R6")
         state = _main_move(state, seat, kind, move)
     return _advance(state)
 
@@ -1043,12 +1073,12 @@ def apply(state: State, seat: int, move: Move) -> State:
 def _main_move(state: State, seat: int, kind: str, move: Move) -> State:
     player = state.seats[seat]
     if kind in ("choose_option", "choose_field", "move_drop", "trash", "discard_tile", "skip"):
-        raise IllegalMove("there is nothing to answer now: play a card, recruit, use an "
-                          "action tile or end your turn", "R10")
+        raise IllegalMove(Msg("there is nothing to answer now: play a card, recruit, use an "
+                              "action tile or end your turn"), "R10")
     if kind == "play":
         card = _known_card(move["card"])
         if card not in player.hand:
-            raise IllegalMove(f"{_card_name(card)} is not in your hand", "R10")
+            raise IllegalMove(Msg("{card} is not in your hand", {"card": card_msg(card)}), "R10")
         hand = list(player.hand)
         hand.remove(card)
         state = _player(state, seat, replace(player, hand=tuple(hand),
@@ -1058,11 +1088,13 @@ def _main_move(state: State, seat: int, kind: str, move: Move) -> State:
     if kind == "buy":
         card = _known_card(move["card"])
         if card not in state.market:
-            raise IllegalMove(f"{_card_name(card)} is not in the market", "R20")
+            raise IllegalMove(Msg("{card} is not in the market", {"card": card_msg(card)}),
+                              "R20")
         cost = card_def(card).cost
         if player.leaves < cost:
-            raise IllegalMove(f"{_card_name(card)} costs {cost} leaves and you have "
-                              f"{player.leaves}", "R20")
+            raise IllegalMove(Msg("{card} costs {cost} leaves and you have {have}",
+                                  {"card": card_msg(card), "cost": cost,
+                                   "have": player.leaves}), "R20")
         market = tuple(c for c in state.market if c != card)
         state = _player(replace(state, market=market), seat,
                         replace(player, leaves=player.leaves - cost))
@@ -1074,32 +1106,35 @@ def _main_move(state: State, seat: int, kind: str, move: Move) -> State:
         return _use_tile(state, seat, move)
     if kind == "end_turn":
         if player.hand and not (solo(state) and total_drops(player) == 0):
-            raise IllegalMove("play every card in your hand before you end your turn", "R10")
+            raise IllegalMove(Msg("play every card in your hand before you end your turn"),
+                              "R10")
         return _end_turn(state)
-    raise IllegalMove("unknown move", "move format")
+    raise IllegalMove(Msg("unknown move"), "move format")
 
 
 def _use_tile(state: State, seat: int, move: Move) -> State:
     """R23–R25, X8: use an owned, unused tile, paying its cost first."""
     letter = move["tile"]
     if not isinstance(letter, str) or letter not in TILES:
-        raise IllegalMove("the action tiles are a, b, c, d and e", "move format")
+        raise IllegalMove(Msg("the action tiles are a, b, c, d and e"), "move format")
     player = state.seats[seat]
     if letter not in player.tiles:
-        raise IllegalMove(f"you have no action tile {letter}", "R23")
+        raise IllegalMove(Msg("you have no action tile {tile}", {"tile": letter}), "R23")
     free = [i for i, tile in enumerate(player.tiles) if tile == letter and not player.used[i]]
     if not free:
-        raise IllegalMove(f"you already used action tile {letter} this turn", "R23")
+        raise IllegalMove(Msg("you already used action tile {tile} this turn",
+                              {"tile": letter}), "R23")
     cost = TILES[letter].cost
     if player.leaves < cost:
-        leaves = "1 leaf" if cost == 1 else f"{cost} leaves"
-        raise IllegalMove(f"action tile {letter} costs {leaves} and you have {player.leaves}",
-                          "R23")
+        raise IllegalMove(plural("action tile {tile} costs {n} leaf and you have {have}",
+                                 "action tile {tile} costs {n} leaves and you have {have}", "n",
+                                 tile=letter, n=cost, have=player.leaves), "R23")
     unexpected = {"a": ("from", "to", "to2", "cell", "card"), "b": ("to2", "cell", "card"),
                   "c": ("cell", "card"), "d": ("from", "to", "to2", "card"),
                   "e": ("from", "to", "to2", "cell")}[letter]
     if any(move.get(key) is not None for key in unexpected):
-        raise IllegalMove(f"action tile {letter} takes other details", "move format")
+        raise IllegalMove(Msg("action tile {tile} takes other details", {"tile": letter}),
+                          "move format")
     paid = replace(player, leaves=player.leaves - cost,
                    used=tuple(u or i == free[0] for i, u in enumerate(player.used)))
     if letter == "a":
@@ -1107,24 +1142,25 @@ def _use_tile(state: State, seat: int, move: Move) -> State:
         return _wipe_market(state)
     if letter in ("b", "c"):
         if "from" not in move or "to" not in move:
-            raise IllegalMove(f"action tile {letter} needs a drop to move and where to",
-                              "move format")
-        origin, to = _cell(move["from"], "field the drop leaves"), _cell(move["to"], "field")
+            raise IllegalMove(Msg("action tile {tile} needs a drop to move and where to",
+                                  {"tile": letter}), "move format")
+        origin, to = _cell(move["from"], "from"), _cell(move["to"], "to")
         if drops_at(player, origin) == 0:
-            raise IllegalMove("there is no drop on that field", "R15")
+            raise IllegalMove(Msg("there is no drop on that field"), "R15")
         if to not in neighbours(origin):
-            raise IllegalMove("a drop moves exactly 1 field up, down, left or right", "R15")
+            raise IllegalMove(_ONE_FIELD, "R15")
         second = move.get("to2")
-        to2 = None if second is None else _cell(second, "second field")
+        to2 = None if second is None else _cell(second, "to2")
         if letter == "c":
             left = drops_at(player, origin) - 1
             if left > 0 and to2 is None:
-                raise IllegalMove("another drop is on that field: it moves 1 field too", "R25")
+                raise IllegalMove(Msg("another drop is on that field: it moves 1 field too"),
+                                  "R25")
             if left == 0 and to2 is not None:
-                raise IllegalMove("no other drop is on that field to move", "R25")
+                raise IllegalMove(Msg("no other drop is on that field to move"), "R25")
             if to2 is not None and to2 not in neighbours(origin):
-                raise IllegalMove("the second drop also moves exactly 1 field up, down, left "
-                                  "or right", "R25")
+                raise IllegalMove(Msg("the second drop also moves exactly 1 field up, down, "
+                                      "left or right"), "R25")
         state = _note(_player(state, seat, paid), "tile", seat, tile=letter)
         state = _move(state, seat, origin, to)
         if to2 is not None:
@@ -1132,24 +1168,26 @@ def _use_tile(state: State, seat: int, move: Move) -> State:
         return state
     if letter == "d":
         if "cell" not in move:
-            raise IllegalMove("action tile d needs the field to remove a drop from",
+            raise IllegalMove(Msg("action tile d needs the field to remove a drop from"),
                               "move format")
-        cell = _cell(move["cell"], "field")
+        cell = _cell(move["cell"], "cell")
         if drops_at(player, cell) == 0:
-            raise IllegalMove("there is no drop on that field", "X8")
+            raise IllegalMove(Msg("there is no drop on that field"), "X8")
         state = _note(_player(state, seat, paid), "tile", seat, tile=letter)
         state = _note(state, "removed", seat, cell=list(cell), count=1)
         return _remove(state, seat, cell, 1)
     if not player.discard:
-        raise IllegalMove("action tile e needs a card in your discard pile", "X8")
+        raise IllegalMove(Msg("action tile e needs a card in your discard pile"), "X8")
     if not may_trash(player):
-        raise IllegalMove(f"you keep at least {HAND_SIZE} cards: none can leave the game now",
-                          "X2")
+        raise IllegalMove(Msg("you keep at least {n} cards: none can leave the game now",
+                              {"n": HAND_SIZE}), "X2")
     if "card" not in move:
-        raise IllegalMove("action tile e needs a card of your discard pile", "move format")
+        raise IllegalMove(Msg("action tile e needs a card of your discard pile"),
+                          "move format")
     card = _known_card(move["card"])
     if card not in player.discard:
-        raise IllegalMove(f"{_card_name(card)} is not in your discard pile", "X8")
+        raise IllegalMove(Msg("{card} is not in your discard pile", {"card": card_msg(card)}),
+                          "X8")
     state = _note(_player(state, seat, paid), "tile", seat, tile=letter)
     return _trash(state, seat, card)
 
@@ -1174,19 +1212,22 @@ def _answer(state: State, seat: int, kind: str, move: Move, pending: Pending) ->
     """Answer the pending prompt ("Digital moves", Prompts)."""
     if kind not in ANSWERS[pending.kind]:
         if kind in _WHILE_RESOLVING:
-            raise IllegalMove(f"{source_name(pending)} is still resolving: "
-                              f"{prompt_words(state, pending)}", _WHILE_RESOLVING[kind])
-        raise IllegalMove(f"first {prompt_words(state, pending)}", _prompt_rule(pending))
+            raise IllegalMove(Msg("{card} is still resolving: {prompt}",
+                                  {"card": source_msg(pending),
+                                   "prompt": prompt_msg(state, pending)}),
+                              _WHILE_RESOLVING[kind])
+        raise IllegalMove(Msg("first {prompt}", {"prompt": prompt_msg(state, pending)}),
+                          _prompt_rule(pending))
     state = replace(state, pending=None, phase=MAIN)
     if kind == "skip":
         return _skip(state, seat, move, pending)
     if pending.kind == "solo_move":
-        origin = _cell(move["from"], "field the drop leaves")
-        to = _cell(move["to"], "field")
+        origin = _cell(move["from"], "from")
+        to = _cell(move["to"], "to")
         if origin not in pending.options:
-            raise IllegalMove("choose a field with a drop on your board", "S3")
+            raise IllegalMove(Msg("choose a field with a drop on your board"), "S3")
         if to not in neighbours(origin):
-            raise IllegalMove("a drop moves exactly 1 field up, down, left or right", "R15")
+            raise IllegalMove(_ONE_FIELD, "R15")
         state = _move(state, 0, origin, to)
         gw = state.gwidyon
         assert gw is not None
@@ -1196,40 +1237,41 @@ def _answer(state: State, seat: int, kind: str, move: Move, pending: Pending) ->
     if pending.kind == "choose_option":
         option = move["option"]
         if not _is_int(option) or option not in pending.options:
-            raise IllegalMove("choose one of the two alternatives", "R11")
+            raise IllegalMove(Msg("choose one of the two alternatives"), "R11")
         return _walk(state, option=option)
     if pending.kind == "choose_field":
-        cell = _cell(move["cell"], "field")
+        cell = _cell(move["cell"], "cell")
         if cell not in pending.options:
-            raise IllegalMove(f"that field does not fit: {prompt_words(state, pending)}",
-                              "R13")
+            raise IllegalMove(Msg("that field does not fit: {prompt}",
+                                  {"prompt": prompt_msg(state, pending)}), "R13")
         player = state.seats[seat]
         most = min(_removes(state, pending), drops_at(player, cell))
         count = move.get("count")
         if count is None:
             count = most
         elif _removes(state, pending) == 0:
-            raise IllegalMove("only a removal takes a number of drops", "R16")
+            raise IllegalMove(Msg("only a removal takes a number of drops"), "R16")
         elif not _is_int(count) or not 1 <= count <= most:
-            raise IllegalMove(f"remove from 1 to {most} drops there", "R16")
+            raise IllegalMove(plural("remove from 1 to {n} drop there",
+                                     "remove from 1 to {n} drops there", "n", n=most), "R16")
         state = _walk(state, rep=pending.rep, anchor=cell, step=_removes(state, pending))
         if count:
             state = _note(state, "removed", seat, cell=list(cell), count=count)
             state = _remove(state, seat, cell, count)
         return state
     if pending.kind == "move_drop":
-        origin = _cell(move["from"], "field the drop leaves")
-        to = _cell(move["to"], "field")
+        origin = _cell(move["from"], "from")
+        to = _cell(move["to"], "to")
         if origin != pending.origin:
-            raise IllegalMove("the drop leaves the field you chose", "R15")
+            raise IllegalMove(Msg("the drop leaves the field you chose"), "R15")
         if to not in pending.options:
-            raise IllegalMove("a drop moves exactly 1 field up, down, left or right", "R15")
+            raise IllegalMove(_ONE_FIELD, "R15")
         state = _move(state, seat, origin, to)
         return _walk(state, step=walk.step + 1)
     if pending.kind == "adjacent":
-        cell = _cell(move["cell"], "field")
+        cell = _cell(move["cell"], "cell")
         if cell not in pending.options:
-            raise IllegalMove("choose a neighbouring field with a drop", "R17")
+            raise IllegalMove(Msg("choose a neighbouring field with a drop"), "R17")
         count = 1 if pending.effect == "remove_one_adjacent" else drops_at(state.seats[seat],
                                                                            cell)
         state = _note(state, "removed", seat, cell=list(cell), count=count)
@@ -1239,18 +1281,19 @@ def _answer(state: State, seat: int, kind: str, move: Move, pending: Pending) ->
     if pending.kind == "trash":
         card = _known_card(move["card"])
         if card not in pending.options:
-            raise IllegalMove(f"{_card_name(card)} is not in your discard pile", "X2")
+            raise IllegalMove(Msg("{card} is not in your discard pile",
+                                  {"card": card_msg(card)}), "X2")
         return _actor_done(_trash(state, seat, card), part)
     if pending.kind == "discard_tile":
         letter = move["tile"]
         if not isinstance(letter, str) or letter not in pending.options:
-            raise IllegalMove("return one of your own action tiles", "X5")
+            raise IllegalMove(Msg("return one of your own action tiles"), "X5")
         state = _return_tile(state, seat, letter)
         return _actor_done(_gain_tile(state, seat, part["tile"]), part)
     # sanctuary_field (X6)
-    cell = _cell(move["cell"], "field")
+    cell = _cell(move["cell"], "cell")
     if cell not in pending.options:
-        raise IllegalMove("choose a field with exactly 1 drop", "X6")
+        raise IllegalMove(Msg("choose a field with exactly 1 drop"), "X6")
     player = state.seats[seat]
     state = _player(state, seat, replace(player, extra=(*player.extra, cell)))
     state = replace(state, extra_fields=state.extra_fields - 1)
@@ -1271,18 +1314,19 @@ def _skip(state: State, seat: int, move: Move, pending: Pending) -> State:
     """``skip`` (and ``skip`` with ``rest``): forgo what the prompt offers (R11, R14, B1)."""
     rest = move.get("rest")
     if rest not in (None, False, True):
-        raise IllegalMove("rest is true or false", "move format")
+        raise IllegalMove(Msg("rest is true or false"), "move format")
     if not pending.can_skip:
-        raise IllegalMove(f"this cannot be skipped: {prompt_words(state, pending)}", "X6")
+        raise IllegalMove(Msg("this cannot be skipped: {prompt}",
+                              {"prompt": prompt_msg(state, pending)}), "X6")
     if pending.kind == "solo_move":
         if rest:
-            raise IllegalMove("Gwidyon's card has nothing more to skip", "S3")
+            raise IllegalMove(Msg("Gwidyon's card has nothing more to skip"), "S3")
         return _after_gwidyon(state)
     walk = state.walk
     assert walk is not None
     if rest:
         if pending.bonus or seat != walk.owner:
-            raise IllegalMove("only the player whose card it is may skip the rest of it",
+            raise IllegalMove(Msg("only the player whose card it is may skip the rest of it"),
                               "B1")
         state = _walk(state, rest_skipped=True)
         if pending.kind == "choose_option":
@@ -1302,6 +1346,8 @@ def _skip(state: State, seat: int, move: Move, pending: Pending) -> State:
     return _walk(state, step=walk.step + 1)      # adjacent
 
 
+#: R15: where a drop may go.
+_ONE_FIELD = Msg("a drop moves exactly 1 field up, down, left or right")
 #: R10, R20, R23: nothing else happens while a function resolves.
 _WHILE_RESOLVING = {"play": "R10", "buy": "R20", "tile": "R23", "end_turn": "R10"}
 
@@ -1398,71 +1444,83 @@ def _answers(state: State, pending: Pending) -> list[Move]:
 # --- words for prompts and statuses ------------------------------------------------------------
 
 
-def _drops(n: int) -> str:
-    return f"{n} drop" if n == 1 else f"{n} drops"
-
-
-def spec_words(spec: tuple[str, int, str]) -> str:
+def spec_msg(spec: tuple[str, int, str]) -> Msg:
     """A field spec in words: "any field with at least 1 drop", "a water field with exactly 2
     drops", "a moss field with at least 1 drop" (transparent), "a leaf litter field"."""
     kind, drops, mode = spec
-    place = "any field" if kind == "any" else f"a {FIELD_NAMES[kind]} field"
+    place = place_msg(kind)
     if mode == "exact":
-        return f"{place} with exactly {_drops(drops)}"
+        return exactly(place, drops)
     if mode == "upto" or drops >= 1:
-        return f"{place} with at least {_drops(max(1, drops if mode == 'min' else 1))}"
+        return at_least(place, max(1, drops if mode == "min" else 1))
     return place
 
 
-def source_name(pending: Pending) -> str:
+def spec_words(spec: tuple[str, int, str]) -> str:
+    """:func:`spec_msg` in English."""
+    return spec_msg(spec).english()
+
+
+def source_msg(pending: Pending) -> Msg:
     """The card (or Gwidyon's card) a prompt comes from, by its display name."""
     if pending.fn == "solo":
-        return f"Gwidyon's card {SOLO_BY_ID[pending.card].name}"
-    return card_def(pending.card).name
+        return Msg("Gwidyon's card {card}", {"card": Msg(SOLO_BY_ID[pending.card].name)})
+    return card_msg(pending.card)
+
+
+def source_name(pending: Pending) -> str:
+    """:func:`source_msg` in English."""
+    return source_msg(pending).english()
+
+
+def prompt_msg(state: State, pending: Pending) -> Msg:
+    """What the prompt asks, in words, without the card's name ("choose a field …")."""
+    if pending.kind == "choose_option":
+        return Msg("choose one of the two alternatives, or skip")
+    if pending.kind == "choose_field":
+        assert pending.spec is not None
+        return Msg("choose {spec}", {"spec": spec_msg(pending.spec)})
+    if pending.kind == "move_drop":
+        return Msg("move a drop from the field you chose to a neighbouring field")
+    if pending.kind == "adjacent":
+        if pending.effect == "remove_one_adjacent":
+            return Msg("choose a neighbouring field to remove 1 drop from")
+        return Msg("choose a neighbouring field to remove every drop from")
+    if pending.kind == "trash":
+        return Msg("choose a card of your discard pile to remove from the game, or skip")
+    if pending.kind == "discard_tile":
+        return Msg("return one of your action tiles to the box, or skip to leave the new one")
+    if pending.kind == "sanctuary_field":
+        return Msg("choose a field with exactly 1 drop for the extra sanctuary field")
+    return Msg("move 1 drop on your board 1 field up, down, left or right, or skip")
 
 
 def prompt_words(state: State, pending: Pending) -> str:
-    """What the prompt asks, in words, without the card's name ("choose a field …")."""
-    if pending.kind == "choose_option":
-        return "choose one of the two alternatives, or skip"
-    if pending.kind == "choose_field":
-        assert pending.spec is not None
-        return f"choose {spec_words(pending.spec)}"
-    if pending.kind == "move_drop":
-        return "move a drop from the field you chose to a neighbouring field"
-    if pending.kind == "adjacent":
-        what = "1 drop" if pending.effect == "remove_one_adjacent" else "every drop"
-        return f"choose a neighbouring field to remove {what} from"
-    if pending.kind == "trash":
-        return "choose a card of your discard pile to remove from the game, or skip"
-    if pending.kind == "discard_tile":
-        return "return one of your action tiles to the box, or skip to leave the new one"
-    if pending.kind == "sanctuary_field":
-        return "choose a field with exactly 1 drop for the extra sanctuary field"
-    return "move 1 drop on your board 1 field up, down, left or right, or skip"
+    """:func:`prompt_msg` in English."""
+    return prompt_msg(state, pending).english()
 
 
 def seat_status(state: State, seat: int) -> SeatStatus:
-    """What a seat is doing, in plain words: "playing cards", "answering a bonus: Amanita
-    muscaria", "waiting" (statuses cannot name players: the platform does not fill names)."""
+    """What a seat is doing, in plain words: "playing cards", "answering a bonus", "waiting"
+    (a status is a fixed message id: the page says which card and how many in hand)."""
     if state.phase == OVER:
-        return SeatStatus("finished")
+        return SeatStatus(N_("finished"))
     pending = state.pending
     if pending is not None:
         if pending.seat == seat:
             if pending.bonus:
-                return SeatStatus(f"answering a bonus: {source_name(pending)}")
-            return SeatStatus(f"resolving {source_name(pending)}")
+                return SeatStatus(N_("answering a bonus"))
+            if pending.fn == "solo":
+                return SeatStatus(N_("answering Gwidyon's card"))
+            return SeatStatus(N_("resolving a card"))
         if pending.bonus and state.walk is not None and state.walk.owner == seat:
-            return SeatStatus("waiting for a bonus answer")
-        return SeatStatus("waiting")
+            return SeatStatus(N_("waiting for a bonus answer"))
+        return SeatStatus(N_("waiting"))
     if seat == state.turn:
-        player = state.seats[seat]
-        if player.hand:
-            cards = len(player.hand)
-            return SeatStatus(f"playing cards, {cards} in hand")
-        return SeatStatus("recruiting or ending the turn")
-    return SeatStatus("waiting")
+        if state.seats[seat].hand:
+            return SeatStatus(N_("playing cards"))
+        return SeatStatus(N_("recruiting or ending the turn"))
+    return SeatStatus(N_("waiting"))
 
 
 # --- result ------------------------------------------------------------------------------------
@@ -1502,27 +1560,30 @@ def result(state: State) -> Result | None:
     }
     if solo(state):
         assert state.gwidyon is not None
-        who = solo_winner(state)
-        details["solo"] = {"winner": who, "gwidyon_drops": state.gwidyon.drops,
+        winner = solo_winner(state)
+        details["solo"] = {"winner": winner, "gwidyon_drops": state.gwidyon.drops,
                            "winners": {"you": ["you"], "gwidyon": ["gwidyon"],
-                                       "both": ["you", "gwidyon"]}.get(who, [])}
-        won: tuple[int, ...] = (0,) if who in ("you", "both") else ()
-        headline = {"you": "{p0} won: {p0's} board is empty of dew",
-                    "gwidyon": "Gwidyon won: his leaf-litter board is empty",
-                    "both": "{p0} and Gwidyon both emptied their boards in the same turn: "
-                            "a shared win"}.get(who, "")
+                                       "both": ["you", "gwidyon"]}.get(winner, [])}
+        won: tuple[int, ...] = (0,) if winner in ("you", "both") else ()
+        headline: Msg | str = {
+            "you": Msg("{p0} won: {p0's} board is empty of dew", who(p0=0)),
+            "gwidyon": Msg("Gwidyon won: his leaf-litter board is empty"),
+            "both": Msg("{p0} and Gwidyon both emptied their boards in the same turn: a "
+                        "shared win", who(p0=0)),
+        }.get(winner, "")
     else:
         won = winners(state)
-        names = " and ".join("{p" + str(seat) + "}" for seat in won)
-        if len(won) == 1:
-            headline = f"{names} won with an empty board"
+        if len(won) == 1 and sum(d == 0 for d in drops) > 1:
+            headline = Msg("{p0} won with an empty board and the most leaves ({n})",
+                           {**who(p0=won[0]), "n": state.seats[won[0]].leaves})
+        elif len(won) == 1:
+            headline = Msg("{p0} won with an empty board", who(p0=won[0]))
         elif won:
-            headline = f"{names} shared the win: empty boards and as many leaves"
+            headline = Msg("{players} shared the win: empty boards and as many leaves",
+                           {"players": and_list(["{p" + str(seat) + "}" for seat in won])})
         else:
             headline = ""
-        if len(won) == 1 and sum(d == 0 for d in drops) > 1:
-            headline += f" and the most leaves ({state.seats[won[0]].leaves})"
-    shown = tuple(f"{d} drop{'s' if d != 1 else ''} left" for d in drops)
+    shown = tuple(plural("{n} drop left", "{n} drops left", "n", n=d) for d in drops)
     return Result(scores=tuple(-d for d in drops), ranking=ranking, winners=won,
                   details=details, headline=headline, shown=shown)
 

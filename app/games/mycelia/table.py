@@ -10,8 +10,20 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from markupsafe import Markup
+
 from app.games.base import JSON, Move, Region
 from app.games.mycelia import data, rules
+from app.games.mycelia.rules import who
+from app.games.mycelia.views import (
+    card_text,
+    drops_msg,
+    face_msg,
+    located,
+    solo_card_msg,
+    where_msg,
+)
+from app.games.words import Msg, plural
 
 #: The regions every table has: the prompt (whose turn, what is asked, the prompt's buttons),
 #: the final scoring, your hand with your leaves and tiles, the market, the Sanctuary of Life
@@ -32,24 +44,16 @@ def _key(cell: list[int]) -> str:
     return f"{cell[0]}-{cell[1]}"
 
 
-def _where(cell: list[int]) -> str:
-    return f"row {cell[0] + 1}, column {cell[1] + 1}"
+def _field(view: JSON, seat: int, cell: list[int]) -> Msg:
+    """ "the water field in row 2, column 4" (views.field_msg, from the view)."""
+    return located(view["seats"][seat]["rows"][cell[0]][cell[1]]["type"], cell)
 
 
-def _field(view: JSON, seat: int, cell: list[int]) -> str:
-    """ "the water field in row 2, column 4" (views.field_words, from the view)."""
-    square = view["seats"][seat]["rows"][cell[0]][cell[1]]
-    return f"the {square['type_name']} field in {_where(cell)}"
-
-
-def _drops(n: int) -> str:
-    return "1 drop" if n == 1 else f"{n} drops"
-
-
-def _onto(view: JSON, seat: int, cell: list[int]) -> str:
+def _onto(view: JSON, seat: int, cell: list[int]) -> Msg:
     """Where a moved drop lands, and what becomes of it on a sanctuary field (R18)."""
     if view["seats"][seat]["rows"][cell[0]][cell[1]]["type"] == "sanctuary":
-        return f"{_field(view, seat, cell)}, where it goes to the Sanctuary of Life"
+        return Msg("{field}, where it goes to the Sanctuary of Life",
+                   {"field": _field(view, seat, cell)})
     return _field(view, seat, cell)
 
 
@@ -66,7 +70,7 @@ class _Board:
         self.fields.setdefault(_key(cell), []).append(item)
 
     def mover(self, view: JSON, seat: int, group: str, moves: list[Move], tool: str,
-              what: str) -> None:
+              what: Msg) -> None:
         """A drop to move in two steps (tile b, tile c, Gwidyon's card): each field a drop may
         leave is a radio; choosing one brings up an arrow on each side its drop may go to,
         each a submit button of that field's form (the other fields stay choosable). Tile c's
@@ -83,21 +87,25 @@ class _Board:
             self.forms.append({"id": form, "move": base})
             self.add(origin, {"kind": "origin", "group": f"myc-origin-{group}", "value": key,
                               "cls": f"org org-{group}",
-                              "label": f"{what}: take a drop from {_field(view, seat, origin)}"})
+                              "label": Msg("{what}: take a drop from {field}",
+                                           {"what": what,
+                                            "field": _field(view, seat, origin)})})
             chosen = f'input[name="myc-origin-{group}"][value="{key}"]:checked'
             self.rules.append(f".myc{gate}:has({chosen}) .tgt-{group}-{key} {{ display: flex; }}")
             seconds = [m for m in group_moves if m.get("to2") is not None]
             firsts = list({_key(m["to"]): m["to"] for m in group_moves}.values())
             for to in firsts:
-                label = f"Move the drop from {_where(origin)} to {_onto(view, seat, to)}"
+                moved = {"from": where_msg(origin), "to": _onto(view, seat, to)}
                 arrow = f"tgt arrow to-{_side(origin, to)} tgt-{group}-{key}"
                 if not seconds:
                     self.add(origin, {"kind": "submit", "form": form, "name": "to", "value": to,
-                                      "cls": arrow, "label": label})
+                                      "cls": arrow,
+                                      "label": Msg("Move the drop from {from} to {to}", moved)})
                     continue
                 self.add(origin, {"kind": "pick", "form": form, "name": "to", "value": to,
                                   "cls": f"{arrow} first-{group}-{key}",
-                                  "label": f"{label}, then choose where the second drop goes"})
+                                  "label": Msg("Move the drop from {from} to {to}, then choose "
+                                               "where the second drop goes", moved)})
             if seconds:
                 picked = f'input[form="{form}"][name="to"]:checked'
                 self.rules.append(f".myc{gate}:has({chosen}):has({picked}) "
@@ -108,8 +116,9 @@ class _Board:
                     self.add(origin, {
                         "kind": "submit", "form": form, "name": "to2", "value": to2,
                         "cls": f"tgt arrow second to-{_side(origin, to2)} two-{group}-{key}",
-                        "label": f"Move the second drop from {_where(origin)} to "
-                                 f"{_onto(view, seat, to2)}"})
+                        "label": Msg("Move the second drop from {from} to {to}",
+                                     {"from": where_msg(origin),
+                                      "to": _onto(view, seat, to2)})})
 
 
 def _side(origin: list[int], to: list[int]) -> str:
@@ -123,14 +132,15 @@ def _prompt_fields(view: JSON, seat: int, legal: list[Move], board: _Board) -> l
     with fewer than the most (R16), for the page's small number choice."""
     pending = view["pending"]
     kind = pending["kind"]
-    name = pending["source_name"]
+    name = said(pending["said"]["source"])
     fewer: set[int] = set()
     if kind == "move_drop":
         for move in legal:
             if move["type"] == "move_drop":
                 board.add(move["to"], {"kind": "act", "move": move, "cls": "lit",
-                                       "label": f"{name}: move the drop to "
-                                                f"{_onto(view, seat, move['to'])}"})
+                                       "label": Msg("{card}: move the drop to {to}",
+                                                    {"card": name,
+                                                     "to": _onto(view, seat, move["to"])})})
         return []
     if kind == "solo_move":
         board.mover(view, seat, "solo", [m for m in legal if m["type"] == "move_drop"], "",
@@ -146,15 +156,21 @@ def _prompt_fields(view: JSON, seat: int, legal: list[Move], board: _Board) -> l
         most = max((m.get("count") or 0 for m in moves), default=0)
         for move in sorted(moves, key=lambda m: -(m.get("count") or 0)):
             count = move.get("count")
-            if kind == "adjacent":
-                every = "every drop" if "every" in pending["prompt_text"] else "1 drop"
-                label = f"{name}: remove {every} from {field}"
+            label: Msg
+            if kind == "adjacent" and pending["effect"] == "clear_adjacent":
+                label = Msg("{card}: remove every drop from {field}",
+                            {"card": name, "field": field})
+            elif kind == "adjacent":
+                label = Msg("{card}: remove {drops} from {field}",
+                            {"card": name, "drops": drops_msg(1), "field": field})
             elif kind == "sanctuary_field":
-                label = f"{name}: place the extra sanctuary field on {field}"
+                label = Msg("{card}: place the extra sanctuary field on {field}",
+                            {"card": name, "field": field})
             elif count:
-                label = f"{name}: remove {_drops(count)} from {field}"
+                label = Msg("{card}: remove {drops} from {field}",
+                            {"card": name, "drops": drops_msg(count), "field": field})
             else:
-                label = f"{name}: choose {field}"
+                label = Msg("{card}: choose {field}", {"card": name, "field": field})
             cls = "lit"
             if count:
                 cls = f"lit cnt cnt-{count}" + (" cnt-max" if count == most else "")
@@ -180,12 +196,12 @@ def _one_per_card(moves: list[Move]) -> list[Move]:
     return kept
 
 
-def _card_named(view: JSON, seat: int, card: str) -> str:
+def _card_named(view: JSON, seat: int, card: str) -> Msg:
     for pile in ("discard", "hand"):
         for entry in view["seats"][seat][pile] or []:
             if entry["card"] == card:
-                return str(entry["name"])
-    return "a card"
+                return Msg(str(entry["name"]))
+    return Msg("a card")
 
 
 def controls(view: JSON, legal: list[Move], seat: int | None) -> JSON:
@@ -207,15 +223,16 @@ def controls(view: JSON, legal: list[Move], seat: int | None) -> JSON:
         found["fewer"] = _prompt_fields(view, seat, legal, board)
         for move in _one_per_card(legal):
             if move["type"] == "choose_option":
-                text = pending["option_texts"][move["option"]]
-                found["prompt"].append({"move": move, "label": text[:1].upper() + text[1:]})
+                found["prompt"].append({"move": move, "label": said(
+                    pending["said"]["options"][move["option"]]), "cap": True})
             elif move["type"] == "trash":
-                found["prompt"].append({"move": move, "label": "Remove " + _card_named(
-                    view, seat, move["card"]) + " from the game"})
+                found["prompt"].append({"move": move, "label": Msg(
+                    "Remove {card} from the game",
+                    {"card": _card_named(view, seat, move["card"])})})
             elif move["type"] == "discard_tile":
                 tile = data.TILES[move["tile"]]
-                found["prompt"].append({"move": move, "label": f"Return tile {tile.letter}: "
-                                                               f"{tile.name}"})
+                found["prompt"].append({"move": move, "label": Msg(
+                    "Return tile {tile}: {name}", {"tile": tile.letter, "name": Msg(tile.name)})})
         return found
     tiles: dict[str, list[Move]] = {}
     for move in legal:
@@ -230,7 +247,7 @@ def controls(view: JSON, legal: list[Move], seat: int | None) -> JSON:
             tiles.setdefault(move["tile"], []).append(move)
     for letter, moves in tiles.items():
         tile = data.TILES[letter]
-        what = f"Action tile {letter}, {tile.name}"
+        what = Msg("Action tile {tile}, {name}", {"tile": letter, "name": Msg(tile.name)})
         if letter == "a":
             found["tiles"][letter] = {"move": moves[0]}
         elif letter in ("b", "c"):
@@ -242,7 +259,8 @@ def controls(view: JSON, legal: list[Move], seat: int | None) -> JSON:
                 board.add(move["cell"], {
                     "kind": "submit", "form": "myc-d", "name": "cell", "value": move["cell"],
                     "cls": "tool-d",
-                    "label": f"{what}: remove 1 drop from {_field(view, seat, move['cell'])}"})
+                    "label": Msg("{what}: remove 1 drop from {field}",
+                                 {"what": what, "field": _field(view, seat, move["cell"])})})
             found["tiles"][letter] = {"tool": True}
         else:
             found["tile_e"] = {move["card"]: move for move in _one_per_card(moves)}
@@ -250,24 +268,87 @@ def controls(view: JSON, legal: list[Move], seat: int | None) -> JSON:
     return found
 
 
-def waiting_words(view: JSON, names: list[str]) -> str:
+def waiting_words(view: JSON) -> Msg:
     """What the others read while a seat answers a prompt: "Bo is choosing a field for
     Amanita muscaria's bonus" (B3)."""
     pending = view["pending"]
-    who = names[pending["seat"]]
-    name = pending["source_name"]
-    source = f"{name}'s bonus" if pending["bonus"] else name
+    name = said(pending["said"]["source"])
+    source = Msg("{card}'s bonus", {"card": name}) if pending["bonus"] else name
+    args = {**who(p0=pending["seat"]), "source": source}
     doing = {
-        "choose_option": f"is choosing one of the two alternatives of {source}",
-        "choose_field": f"is choosing a field for {source}",
-        "move_drop": f"is moving a drop for {source}",
-        "adjacent": f"is choosing a neighbouring field for {source}",
-        "trash": f"is choosing a card to remove from the game for {source}",
-        "discard_tile": f"is choosing an action tile to return to the box for {source}",
-        "sanctuary_field": f"is choosing where to place the extra sanctuary field of {source}",
-        "solo_move": f"may move a drop for {name}",
-    }[pending["kind"]]
-    return f"{who} {doing}"
+        "choose_option": Msg("{p0} is choosing one of the two alternatives of {source}", args),
+        "choose_field": Msg("{p0} is choosing a field for {source}", args),
+        "move_drop": Msg("{p0} is moving a drop for {source}", args),
+        "adjacent": Msg("{p0} is choosing a neighbouring field for {source}", args),
+        "trash": Msg("{p0} is choosing a card to remove from the game for {source}", args),
+        "discard_tile": Msg("{p0} is choosing an action tile to return to the box for {source}",
+                            args),
+        "sanctuary_field": Msg("{p0} is choosing where to place the extra sanctuary field of "
+                               "{source}", args),
+        "solo_move": Msg("{p0} may move a drop for {source}", {**args, "source": name}),
+    }
+    return doing[pending["kind"]]
+
+
+def turn_words(view: JSON) -> Msg:
+    """What the player whose turn it is does, for the others: "Bo is playing cards, 3 in
+    hand." (nothing is pending)."""
+    seat = view["turn"]
+    hand = view["seats"][seat]["hand_count"]
+    if hand:
+        return plural("{p0} is playing cards, {n} in hand.",
+                      "{p0} is playing cards, {n} in hand.", "n", **who(p0=seat), n=hand)
+    return Msg("{p0} is recruiting or ending the turn.", who(p0=seat))
+
+
+def doing_words(view: JSON, seat: int) -> Msg:
+    """A seat's status with what it concerns, for its board: "playing cards, 3 in hand",
+    "resolving Coprinus comatus", "answering a bonus: Amanita muscaria"."""
+    status = view["seats"][seat]["status"]
+    pending = view["pending"]
+    if status == "playing cards":
+        return plural("playing cards, {n} in hand", "playing cards, {n} in hand", "n",
+                      n=view["seats"][seat]["hand_count"])
+    if pending is not None and status in ("resolving a card", "answering Gwidyon's card"):
+        return Msg("resolving {card}", {"card": said(pending["said"]["source"])})
+    if pending is not None and status == "answering a bonus":
+        return Msg("answering a bonus: {card}", {"card": said(pending["said"]["source"])})
+    return Msg(status)
+
+
+def turn_of(seat: int) -> Msg:
+    """ "Bo's turn"."""
+    return Msg("{p0's} turn", who(p0=seat))
+
+
+def board_of(seat: int) -> Msg:
+    """ "Bo's board"."""
+    return Msg("{p0's} board", who(p0=seat))
+
+
+def said(message: JSON) -> Msg:
+    """Words the view carries as a message (``Msg.to_json``), for the page to show."""
+    return Msg.from_json(message)
+
+
+def cap(text: str) -> Markup:
+    """Words already in the reader's language, starting with a capital."""
+    return Markup.escape(text[:1].upper() + text[1:])
+
+
+def card_words(def_id: str, once: bool = False) -> Msg | None:
+    """A card's function (``once``: its one-time effect) in words."""
+    return card_text(def_id, once)
+
+
+def face_words(face: JSON) -> Msg:
+    """A die face of the new-dew table in words (the view's ``new_dew.faces`` entry)."""
+    return face_msg(face["face"], face["cells"])
+
+
+def solo_words(card_id: str) -> Msg:
+    """Gwidyon's card in words."""
+    return solo_card_msg(card_id)
 
 
 # --- the card pictures -------------------------------------------------------------------------

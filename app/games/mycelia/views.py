@@ -51,15 +51,17 @@ import random
 from app.games.base import JSON, Event, Move
 from app.games.mycelia.data import (
     BOARD_NAMES,
+    CARDS,
     DIE_FACE_NAMES,
     DIE_FACES,
     FIELD_NAMES,
+    FIELD_NOUNS,
     NEW_DEW,
     NEW_DEW_BACK,
     START_DEW_NAMES,
     TILES,
 )
-from app.games.mycelia.notation import describe_fn, describe_part
+from app.games.mycelia.notation import and_list, describe_fn, fn_msg, in_order, seq_msg
 from app.games.mycelia.rules import (
     OVER,
     SOLO_BY_ID,
@@ -71,45 +73,59 @@ from app.games.mycelia.rules import (
     active_seats,
     capacity,
     card_def,
+    card_msg,
     field_type,
     function_of,
     parts,
-    prompt_words,
+    prompt_msg,
     replace,
     result,
     seat_status,
     solo,
     solo_winner,
+    source_msg,
     source_name,
-    spec_words,
+    spec_msg,
     total_drops,
+    who,
     winners,
 )
+from app.games.words import N_, Msg, plural
 
 # --- words ------------------------------------------------------------------------------------
 
 
+def where_msg(cell: Cell | list[int]) -> Msg:
+    """ "row 2, column 4" (rows and columns counted from 1 for people)."""
+    return Msg("row {row}, column {column}", {"row": cell[0] + 1, "column": cell[1] + 1})
+
+
+def field_msg(player: Player, cell: Cell) -> Msg:
+    """ "the water field in row 2, column 4"."""
+    return located(field_type(player, cell), cell)
+
+
+def located(kind: str, cell: Cell | list[int]) -> Msg:
+    """A field of type ``kind`` by its place: "the water field in row 2, column 4"."""
+    return Msg("the {field} in row {row}, column {column}",
+               {"field": Msg(FIELD_NOUNS[kind]), "row": cell[0] + 1, "column": cell[1] + 1})
+
+
 def field_words(player: Player, cell: Cell) -> str:
-    """"the water field in row 2, column 4" (rows and columns counted from 1 for people)."""
-    kind = field_type(player, cell)
-    where = f"row {cell[0] + 1}, column {cell[1] + 1}"
-    if kind == "sanctuary":
-        return f"the sanctuary field in {where}"
-    return f"the {FIELD_NAMES[kind]} field in {where}"
+    """:func:`field_msg` in English."""
+    return field_msg(player, cell).english()
 
 
-def _and(items: list[str]) -> str:
-    """"a", "a and b", "a, b and c"."""
-    if not items:
-        return ""
-    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+def drops_msg(n: int) -> Msg:
+    return plural("{n} drop", "{n} drops", "n", n=n)
 
 
-def _count(n: int, one: str, many: str) -> str:
-    return f"{n} {one if n == 1 else many}"
+def leaves_msg(n: int) -> Msg:
+    return plural("{n} leaf", "{n} leaves", "n", n=n)
 
 
 def card_name(card: str) -> str:
+    """A card's name in English."""
     return card_def(card).name
 
 
@@ -134,27 +150,42 @@ def card_json(card: str) -> JSON:
     }
 
 
+def card_text(def_id: str, once: bool = False) -> Msg | None:
+    """A card's function (or its one-time effect) in words, shown in each reader's language
+    (starting with a small letter)."""
+    definition = CARDS[def_id]
+    fn = definition.once_fn if once else definition.play_fn
+    return None if fn is None else fn_msg(fn)
+
+
 def _solo_card_json(card_id: str) -> JSON:
     card = SOLO_BY_ID[card_id]
     return {"id": card.id, "name": card.name, "text": solo_card_text(card_id)}
 
 
-def solo_card_text(card_id: str) -> str:
-    """Gwidyon's card in words (S3)."""
-    words = []
+def solo_card_msg(card_id: str) -> Msg:
+    """Gwidyon's card in words (S3), starting with a small letter."""
+    steps: list[Msg] = []
     for effect in SOLO_BY_ID[card_id].effects:
         ((kind, value),) = effect.items()
         if kind == "flip":
-            words.append("turn Gwidyon's token over")
+            steps.append(Msg("turn Gwidyon's token over"))
         elif kind == "gw_remove":
-            words.append(f"Gwidyon removes {_count(value, 'drop', 'drops')}")
+            steps.append(plural("Gwidyon removes {n} drop", "Gwidyon removes {n} drops", "n",
+                                n=value))
         elif kind == "market_wipe":
-            words.append("wipe the market and reveal 5 new cards")
+            steps.append(Msg("wipe the market and reveal 5 new cards"))
         elif kind == "you_gain":
-            words.append(f"you gain {_count(value, 'leaf', 'leaves')}")
+            steps.append(plural("you gain {n} leaf", "you gain {n} leaves", "n", n=value))
         else:
-            words.append("you may move 1 drop on your board 1 field up, down, left or right")
-    return _cap(", then ".join(words))
+            steps.append(Msg("you may move 1 drop on your board 1 field up, down, left or "
+                             "right"))
+    return in_order(steps)
+
+
+def solo_card_text(card_id: str) -> str:
+    """Gwidyon's card in English words (S3)."""
+    return _cap(solo_card_msg(card_id).english())
 
 
 def _rows(player: Player) -> list[list[JSON]]:
@@ -193,51 +224,73 @@ def _seat_json(state: State, seat: int, viewer: int | None) -> JSON:
     }
 
 
+def face_msg(face: str, cells: list[list[int]] | tuple[Cell, ...]) -> Msg:
+    """A die face of the new-dew table in words: "snail: 1 drop each on row 4, column 3 and
+    row 2, column 4"."""
+    where = and_list([where_msg(cell) for cell in cells])
+    name = Msg(DIE_FACE_NAMES[face])
+    if len(cells) == 1:
+        return Msg("{face}: 1 drop on {cells}", {"face": name, "cells": where})
+    return Msg("{face}: 1 drop each on {cells}", {"face": name, "cells": where})
+
+
 def _faces(side: str) -> list[JSON]:
     faces = []
     for face in DIE_FACES:
         cells = NEW_DEW[side][face]
-        words = _and([f"row {r + 1}, column {c + 1}" for r, c in cells])
         faces.append({"face": face, "name": DIE_FACE_NAMES[face],
                       "cells": [[r, c] for r, c in cells],
-                      "words": f"{DIE_FACE_NAMES[face]}: 1 drop on {words}" if len(cells) == 1
-                      else f"{DIE_FACE_NAMES[face]}: 1 drop each on {words}"})
+                      "words": face_msg(face, cells).english()})
     return faces
 
 
-def prompt_text(state: State, pending: Pending) -> str:
+def prompt_said(state: State, pending: Pending) -> Msg:
     """The pending prompt in words: "Amanita muscaria: choose any field with at least 1 drop —
     2 of 2"; a bonus prompt says so."""
-    name = source_name(pending)
+    name = source_msg(pending)
     if pending.bonus:
-        name = f"{name}, a bonus for you"
+        name = Msg("{card}, a bonus for you", {"card": name})
     if pending.kind == "choose_option":
-        return f"{name}: choose one: {' or '.join(_option_texts(state, pending))}, or skip"
+        first, second = _option_msgs(state, pending)
+        return Msg("{card}: choose one: {first} or {second}, or skip",
+                   {"card": name, "first": first, "second": second})
     if pending.kind == "choose_field":
         assert pending.spec is not None
-        text = f"{name}: choose {spec_words(pending.spec)} to {_part_action(state, pending)}"
+        said = Msg("{card}: choose {spec} to {action}",
+                   {"card": name, "spec": spec_msg(pending.spec),
+                    "action": _part_action(state, pending)})
         if pending.reps > 1:
-            text += f" — {pending.rep} of {pending.reps}"
-        return text
+            said = Msg("{prompt} — {rep} of {reps}",
+                       {"prompt": said, "rep": pending.rep, "reps": pending.reps})
+        return said
     player = state.seats[pending.seat]
     if pending.kind == "move_drop":
         assert pending.origin is not None
-        text = (f"{name}: move a drop from {field_words(player, pending.origin)} to a "
-                f"neighbouring field, or skip")
+        said = Msg("{card}: move a drop from {field} to a neighbouring field, or skip",
+                   {"card": name, "field": field_msg(player, pending.origin)})
         moves = _moves_in_part(state, pending)
         if moves > 1:
-            text += f" — move {_move_index(state) + 1} of {moves}"
-        return text
+            said = Msg("{prompt} — move {n} of {moves}",
+                       {"prompt": said, "n": _move_index(state) + 1, "moves": moves})
+        return said
     if pending.kind == "adjacent":
         assert pending.origin is not None
-        what = "1 drop" if pending.effect == "remove_one_adjacent" else "every drop"
-        return (f"{name}: choose a field next to {field_words(player, pending.origin)} to "
-                f"remove {what} from, or skip")
+        field = field_msg(player, pending.origin)
+        if pending.effect == "remove_one_adjacent":
+            return Msg("{card}: choose a field next to {field} to remove 1 drop from, or skip",
+                       {"card": name, "field": field})
+        return Msg("{card}: choose a field next to {field} to remove every drop from, or skip",
+                   {"card": name, "field": field})
     if pending.kind == "discard_tile":
         letter = _part(state, pending)["tile"]
-        return (f"{name}: you have 4 action tiles; return one to the box to take action tile "
-                f"{letter}, or skip to leave it in the supply")
-    return f"{name}: {prompt_words(state, pending)}"
+        return Msg("{card}: you have 4 action tiles; return one to the box to take action tile "
+                   "{tile}, or skip to leave it in the supply", {"card": name, "tile": letter})
+    return Msg("{card}: {prompt}", {"card": name, "prompt": prompt_msg(state, pending)})
+
+
+def prompt_text(state: State, pending: Pending) -> str:
+    """:func:`prompt_said` in English."""
+    return prompt_said(state, pending).english()
 
 
 def _part(state: State, pending: Pending) -> JSON:
@@ -246,23 +299,29 @@ def _part(state: State, pending: Pending) -> JSON:
     return part
 
 
-def _part_action(state: State, pending: Pending) -> str:
+#: What a neighbour effect does, after "choose … to" (R17).
+_TO_NEIGHBOURS = {
+    "remove_each_adjacent": N_("remove 1 drop from each neighbouring field that has one"),
+    "remove_one_adjacent": N_("remove 1 drop from one neighbouring field"),
+    "clear_adjacent": N_("remove every drop from one neighbouring field"),
+}
+
+
+def _part_action(state: State, pending: Pending) -> Msg:
     """What one repetition of the field part does, e.g. "remove 1 drop from any field with at
-    least 1 drop" cut to its verb: "remove 1 drop there"."""
+    least 1 drop" cut to its verb: "remove 1 drop there" (it follows "choose … to")."""
     do = _part(state, pending)["do"]
     moves = do.count("move")
     if moves:
-        return "move 1 drop from it" if moves == 1 else f"move {moves} drops from it, one by one"
+        return (Msg("move 1 drop from it") if moves == 1
+                else Msg("move {n} drops from it, one by one", {"n": moves}))
     removes = do.count("remove")
-    tail = {"remove_each_adjacent": "remove 1 drop from each neighbouring field that has one",
-            "remove_one_adjacent": "remove 1 drop from one neighbouring field",
-            "clear_adjacent": "remove every drop from one neighbouring field"}
-    words = []
+    steps: list[Msg] = []
     if removes:
-        words.append("remove 1 drop there" if removes == 1
-                     else f"remove up to {removes} drops there")
-    words += [tail[effect] for effect in do if effect in tail]
-    return ", then ".join(words)
+        steps.append(Msg("remove 1 drop there") if removes == 1
+                     else Msg("remove up to {n} drops there", {"n": removes}))
+    steps += [Msg(_TO_NEIGHBOURS[effect]) for effect in do if effect in _TO_NEIGHBOURS]
+    return in_order(steps)
 
 
 def _moves_in_part(state: State, pending: Pending) -> int:
@@ -274,12 +333,12 @@ def _move_index(state: State) -> int:
     return state.walk.step
 
 
-def _option_texts(state: State, pending: Pending) -> list[str]:
+def _option_msgs(state: State, pending: Pending) -> list[Msg]:
+    """The two alternatives of an either-or, each in words."""
     if pending.kind != "choose_option" or state.walk is None:
         return []
     fn = function_of(state.walk)
-    return [", then ".join(describe_part(part) for part in alternative["seq"])
-            for alternative in fn["or"]]
+    return [seq_msg(alternative["seq"]) for alternative in fn["or"]]
 
 
 def _pending_json(state: State) -> JSON | None:
@@ -300,13 +359,18 @@ def _pending_json(state: State) -> JSON | None:
         "source_name": source_name(pending),
         "spec": None if spec is None else {"type": spec[0], "drops": spec[1], "mode": spec[2]},
         "options": options,
-        "option_texts": _option_texts(state, pending),
+        "option_texts": [msg.english() for msg in _option_msgs(state, pending)],
         "max": pending.max,
         "can_skip": pending.can_skip,
         "can_skip_rest": (pending.can_skip and not pending.bonus and walk is not None
                           and pending.seat == walk.owner),
         "origin": None if pending.origin is None else list(pending.origin),
         "prompt_text": prompt_text(state, pending),
+        # The same words for the page, which shows them in its reader's language.
+        "said": {"prompt": prompt_said(state, pending).to_json(),
+                 "source": source_msg(pending).to_json(),
+                 "options": [msg.to_json() for msg in _option_msgs(state, pending)]},
+        "effect": pending.effect,
     }
 
 
@@ -371,14 +435,6 @@ def view(state: State, seat: int | None) -> JSON:
 # --- events ---------------------------------------------------------------------------------------
 
 
-def _p(seat: int) -> str:
-    return "{p" + str(seat) + "}"
-
-
-def _ps(seat: int) -> str:
-    return "{p" + str(seat) + "'s}"
-
-
 def _cell(data: list[int]) -> Cell:
     return (data[0], data[1])
 
@@ -386,139 +442,164 @@ def _cell(data: list[int]) -> Cell:
 def _line(state: State, note: Note) -> list[Event]:
     """The log lines of one happening."""
     key, seat, data = note.key, note.seat, note.details()
-    who = _p(seat) if seat >= 0 else ""
+    them = who(p0=seat) if seat >= 0 else {}
     player = state.seats[seat] if seat >= 0 else None
-    text: str
+    msg: Msg
     if key == "played":
-        text = f"{who} played {card_name(data['card'])}."
+        msg = Msg("{p0} played {card}.", {**them, "card": card_msg(data["card"])})
     elif key == "gained":
-        leaves = _count(data["leaves"], "leaf", "leaves")
+        leaves = leaves_msg(data["leaves"])
         if data["bonus"]:
-            text = f"{who} gained {leaves} from the bonus of {card_name(data['card'])}."
+            msg = Msg("{p0} gained {leaves} from the bonus of {card}.",
+                      {**them, "leaves": leaves, "card": card_msg(data["card"])})
         elif data["card"]:
-            text = f"{who} gained {leaves} with {card_name(data['card'])}."
+            msg = Msg("{p0} gained {leaves} with {card}.",
+                      {**them, "leaves": leaves, "card": card_msg(data["card"])})
         else:
-            text = f"{who} gained {leaves} from Gwidyon's card."
+            msg = Msg("{p0} gained {leaves} from Gwidyon's card.", {**them, "leaves": leaves})
     elif key == "removed":
         assert player is not None
-        text = (f"{who} removed {_count(data['count'], 'drop', 'drops')} from "
-                f"{field_words(player, _cell(data['cell']))}.")
+        msg = Msg("{p0} removed {drops} from {field}.",
+                  {**them, "drops": drops_msg(data["count"]),
+                   "field": field_msg(player, _cell(data["cell"]))})
     elif key == "removed_around":
         assert player is not None
-        around = field_words(player, _cell(data["anchor"]))
         hit = len(data["cells"])
         if not hit:  # nothing happened: a line would tell this choice from a skip (unlogged)
             return []
-        text = (f"{who} removed 1 drop from each of {_count(hit, 'field', 'fields')} next to "
-                f"{around}.")
+        msg = plural("{p0} removed 1 drop from each of {n} field next to {field}.",
+                     "{p0} removed 1 drop from each of {n} fields next to {field}.", "n",
+                     **them, n=hit, field=field_msg(player, _cell(data["anchor"])))
     elif key == "move":
         assert player is not None
-        origin, to = _cell(data["origin"]), _cell(data["to"])
+        moved = {**them, "from": field_msg(player, _cell(data["origin"])),
+                 "to": field_msg(player, _cell(data["to"]))}
         if data["sanctuary"]:
-            text = (f"{who} moved a drop from {field_words(player, origin)} onto "
-                    f"{field_words(player, to)}: it went to the Sanctuary of Life.")
+            msg = Msg("{p0} moved a drop from {from} onto {to}: it went to the Sanctuary of "
+                      "Life.", moved)
         else:
-            text = (f"{who} moved a drop from {field_words(player, origin)} to "
-                    f"{field_words(player, to)}.")
+            msg = Msg("{p0} moved a drop from {from} to {to}.", moved)
     elif key == "sanctuary_full":
-        text = "The Sanctuary of Life filled up."
+        msg = Msg("The Sanctuary of Life filled up.")
     elif key == "end_triggered":
-        ends = "with this turn" if solo(state) else "when the round is over"
-        text = (f"Gwidyon's leaf-litter board was empty: the game ends {ends}."
-                if data.get("gwidyon") else
-                f"{_cap(_ps(seat))} board was empty of dew: the game ends {ends}.")
+        if data.get("gwidyon"):
+            msg = (Msg("Gwidyon's leaf-litter board was empty: the game ends with this turn.")
+                   if solo(state) else
+                   Msg("Gwidyon's leaf-litter board was empty: the game ends when the round "
+                       "is over."))
+        elif solo(state):
+            msg = Msg("{p0's} board was empty of dew: the game ends with this turn.", them)
+        else:
+            msg = Msg("{p0's} board was empty of dew: the game ends when the round is over.",
+                      them)
     elif key == "market_reshuffled":
-        text = "The market discard pile was shuffled into a new market deck."
+        msg = Msg("The market discard pile was shuffled into a new market deck.")
     elif key == "market_revealed":
-        text = f"The market revealed {_and([card_name(card) for card in data['cards']])}."
+        msg = Msg("The market revealed {cards}.",
+                  {"cards": and_list([card_msg(card) for card in data["cards"]])})
     elif key == "reshuffled":
-        text = f"{who} shuffled the discard pile under the rest of the draw pile."
+        msg = Msg("{p0} shuffled the discard pile under the rest of the draw pile.", them)
     elif key == "drew":
         cards = data["cards"]
         if not cards:
-            return [Event("mycelia.drew", f"{who} had no card left to draw.", {"seat": seat})]
+            return [Event.say("mycelia.drew", Msg("{p0} had no card left to draw.", them),
+                              {"seat": seat})]
         return [
-            Event("mycelia.drew", f"{who} drew {_count(len(cards), 'card', 'cards')}.",
-                  {"seat": seat, "count": len(cards)}, not_for=frozenset({seat})),
-            Event("mycelia.drew_private",
-                  f"{who} drew {_and([card_name(card) for card in cards])}.",
-                  {"seat": seat, "cards": cards}, seats=frozenset({seat})),
+            Event.say("mycelia.drew",
+                      plural("{p0} drew {n} card.", "{p0} drew {n} cards.", "n", **them,
+                             n=len(cards)),
+                      {"seat": seat, "count": len(cards)}, not_for=frozenset({seat})),
+            Event.say("mycelia.drew_private",
+                      Msg("{p0} drew {cards}.",
+                          {**them, "cards": and_list([card_msg(card) for card in cards])}),
+                      {"seat": seat, "cards": cards}, seats=frozenset({seat})),
         ]
     elif key == "on_draw_pile":
-        text = f"{card_name(data['card'])} went face down on top of {_ps(seat)} draw pile."
+        msg = Msg("{card} went face down on top of {p0's} draw pile.",
+                  {**them, "card": card_msg(data["card"])})
     elif key == "bought":
-        text = (f"{who} recruited {card_name(data['card'])} for "
-                f"{_count(data['cost'], 'leaf', 'leaves')}.")
+        msg = Msg("{p0} recruited {card} for {leaves}.",
+                  {**them, "card": card_msg(data["card"]), "leaves": leaves_msg(data["cost"])})
     elif key == "took_tile":
-        text = f"{who} took action tile {data['tile']}."
+        msg = Msg("{p0} took action tile {tile}.", {**them, "tile": data["tile"]})
     elif key == "no_tile":
-        text = f"No action tile {data['tile']} was left in the supply for {who}."
+        msg = Msg("No action tile {tile} was left in the supply for {p0}.",
+                  {**them, "tile": data["tile"]})
     elif key == "returned_tile":
-        text = f"{who} returned action tile {data['tile']} to the box."
+        msg = Msg("{p0} returned action tile {tile} to the box.", {**them, "tile": data["tile"]})
     elif key == "declined_tile":
-        text = f"{who} left action tile {data['tile']} in the supply."
+        msg = Msg("{p0} left action tile {tile} in the supply.", {**them, "tile": data["tile"]})
     elif key == "tile":
         tile = TILES[data["tile"]]
-        text = (f"{who} used action tile {tile.letter} ({tile.name}) for "
-                f"{_count(tile.cost, 'leaf', 'leaves')}.")
+        msg = Msg("{p0} used action tile {tile} ({name}) for {leaves}.",
+                  {**them, "tile": tile.letter, "name": Msg(tile.name),
+                   "leaves": leaves_msg(tile.cost)})
     elif key == "trashed":
-        text = f"{who} removed {card_name(data['card'])} from the game."
+        msg = Msg("{p0} removed {card} from the game.", {**them, "card": card_msg(data["card"])})
     elif key == "extra_sanctuary":
-        assert player is not None
-        r, c = data["cell"]
-        text = (f"{who} placed an extra sanctuary field on the {FIELD_NAMES[data['was']]} "
-                f"field in row {r + 1}, column {c + 1}: its drop went to the Sanctuary of Life.")
+        msg = Msg("{p0} placed an extra sanctuary field on {field}: its drop went to the "
+                  "Sanctuary of Life.", {**them, "field": located(data["was"], data["cell"])})
     elif key == "bonus_passed":
-        text = f"{who} let the bonus of {card_name(data['card'])} pass."
+        msg = Msg("{p0} let the bonus of {card} pass.", {**them, "card": card_msg(data["card"])})
     elif key == "ended_turn":
-        text = f"{who} ended the turn."
+        msg = Msg("{p0} ended the turn.", them)
     elif key == "rotated":
-        text = (f"The Sanctuary of Life turned: the die showed the "
-                f"{DIE_FACE_NAMES[data['face']]} on side {data['side']} of the new-dew table.")
+        face = DIE_FACE_NAMES[data["face"]]
+        msg = Msg("The Sanctuary of Life turned: the die showed the {face} on side {side} of "
+                  "the new-dew table.", {"face": Msg(face), "side": data["side"]})
     elif key == "new_dew":
         assert player is not None
-        cells = [field_words(player, _cell(cell)) for cell in data["cells"]]
-        text = (f"{who} got new dew on {_and(cells)}." if cells
-                else f"{who} got no new dew: the die's fields are sanctuary fields.")
+        cells = [field_msg(player, _cell(cell)) for cell in data["cells"]]
+        msg = (Msg("{p0} got new dew on {fields}.", {**them, "fields": and_list(list(cells))})
+               if cells else
+               Msg("{p0} got no new dew: the die's fields are sanctuary fields.", them))
     elif key == "table_turned":
-        text = f"The new-dew table was turned over to side {data['side']}."
+        msg = Msg("The new-dew table was turned over to side {side}.", {"side": data["side"]})
     elif key == "token":
-        text = f"Gwidyon's token was turned to the {data['side']} side."
+        msg = (Msg("Gwidyon's token was turned to the remove side.") if data["side"] == "remove"
+               else Msg("Gwidyon's token was turned to the blank side."))
     elif key == "gwidyon_removed":
-        text = (f"Gwidyon removed {_count(data['count'], 'drop', 'drops')}: "
-                f"{data['left']} left." if data["count"] else
-                "Gwidyon had no drop left to remove.")
+        msg = (plural("Gwidyon removed {n} drop: {left} left.",
+                      "Gwidyon removed {n} drops: {left} left.", "n", n=data["count"],
+                      left=data["left"]) if data["count"] else
+               Msg("Gwidyon had no drop left to remove."))
     elif key == "gwidyon_revealed":
         card = data["card"]
-        effect = solo_card_text(card)
-        text = f"Gwidyon revealed {SOLO_BY_ID[card].name}: {effect[:1].lower()}{effect[1:]}."
+        msg = Msg("Gwidyon revealed {card}: {effect}.",
+                  {"card": Msg(SOLO_BY_ID[card].name), "effect": solo_card_msg(card)})
     elif key == "gwidyon_wiped":
-        text = "Gwidyon wiped the market."
+        msg = Msg("Gwidyon wiped the market.")
     elif key == "gwidyon_shuffled":
-        text = "Gwidyon's 6 cards were shuffled into a new face-down deck."
+        msg = Msg("Gwidyon's 6 cards were shuffled into a new face-down deck.")
     elif key == "game_over":
-        text = game_over_text(state)
+        msg = game_over_msg(state)
     else:
         raise ValueError(f"no log line for {key}")
-    return [Event(f"mycelia.{key}", _cap(text), {"seat": seat, **data})]
+    return [Event.say(f"mycelia.{key}", msg, {"seat": seat, **data})]
+
+
+def game_over_msg(state: State) -> Msg:
+    """G4, S10: who won, in words."""
+    if solo(state):
+        winner = solo_winner(state)
+        if winner == "both":
+            return Msg("Game over: {p0} and Gwidyon emptied their boards in the same turn and "
+                       "both won.", who(p0=0))
+        if winner == "you":
+            return Msg("Game over: {p0} won against Gwidyon.", who(p0=0))
+        return Msg("Game over: Gwidyon won.")
+    won = winners(state)
+    leaves = leaves_msg(state.seats[won[0]].leaves if won else 0)
+    if len(won) == 1:
+        return Msg("Game over: {p0} won with an empty board and {leaves}.",
+                   {**who(p0=won[0]), "leaves": leaves})
+    return Msg("Game over: {players} shared the win with empty boards and {leaves} each.",
+               {"players": and_list(["{p" + str(s) + "}" for s in won]), "leaves": leaves})
 
 
 def game_over_text(state: State) -> str:
-    """G4, S10: who won, in words."""
-    if solo(state):
-        who = solo_winner(state)
-        if who == "both":
-            return "Game over: {p0} and Gwidyon emptied their boards in the same turn and both won."
-        if who == "you":
-            return "Game over: {p0} won against Gwidyon."
-        return "Game over: Gwidyon won."
-    won = winners(state)
-    leaves = state.seats[won[0]].leaves if won else 0
-    if len(won) == 1:
-        return (f"Game over: {_p(won[0])} won with an empty board and "
-                f"{_count(leaves, 'leaf', 'leaves')}.")
-    return (f"Game over: {_and([_p(s) for s in won])} shared the win with empty boards and "
-            f"{_count(leaves, 'leaf', 'leaves')} each.")
+    """:func:`game_over_msg` in English."""
+    return game_over_msg(state).english()
 
 
 def events(before: State, seat: int, move: Move, after: State) -> list[Event]:

@@ -12,7 +12,7 @@ from dataclasses import replace
 
 from app.config import Settings
 from app.games.evergreen import GAME, rules
-from app.games.evergreen.views import card_label, guide, status, view
+from app.games.evergreen.views import card_label, guide, status, view, words
 from app.rooms.table import Table
 from app.web.render import make_environment, render_regions
 from app.web.words import raw_fragment
@@ -22,6 +22,18 @@ from .helpers import act_state, cell_move, play, refused
 POWER = {"type": "power"}
 DONE = {"type": "done"}
 ENV = make_environment(Settings(htmx_source="local"))
+
+
+def english(value: object) -> str:
+    """A view's or a function's words in English (messages are shown in each reader's
+    language)."""
+    return words(value).english() if isinstance(value, dict) else value.english()  # type: ignore[union-attr]
+
+
+def notes(state: rules.State, seat: int = 0) -> list[str]:
+    seen = guide(state, seat)
+    assert seen is not None
+    return [english(note) for note in seen["notes"]]
 
 
 def planet_html(state: rules.State, seat: int = 0) -> str:
@@ -43,19 +55,19 @@ def spaces(html: str) -> dict[tuple[int, int], list[tuple[str, dict]]]:
 
 
 def test_cards_are_named_by_biome_power_and_top_icon():
-    assert card_label(21) == "Flowers (grow a large tree, aridity)"
-    assert card_label(7) == "Swamp (plant a sprout, 2 fertility)"
-    assert card_label(42) == "Wild (bloom)"
+    assert english(card_label(21)) == "Flowers (grow a large tree, aridity)"
+    assert english(card_label(7)) == "Swamp (plant a sprout, 2 fertility)"
+    assert english(card_label(42)) == "Wild (bloom)"
 
 
 def test_pow_5_a_lake_with_nothing_beside_it_says_why_and_what_is_possible():
     state = play(act_state(41, {}, players=2), 0, POWER, cell_move("lake", (0, 4)))
-    assert status(state, 0) == "lake: nothing beside it can grow"
+    assert english(status(state, 0)) == "lake: nothing beside it can grow"
     seen = guide(state, 0)
     assert seen is not None
     assert "grow-lake" not in [tool["id"] for tool in seen["tools"]]
-    assert any(note.startswith("Nothing beside your lake can grow") for note in seen["notes"])
-    assert seen["notes"][-1] == ("You can plant a sprout with your action, undo your last step "
+    assert any(note.startswith("Nothing beside your lake can grow") for note in notes(state))
+    assert notes(state)[-1] == ("You can plant a sprout with your action, undo your last step "
                                  "or press Done.")
 
 
@@ -66,7 +78,7 @@ def test_pow_5_a_lake_with_a_sprout_beside_it_chooses_its_grows():
     assert seen is not None and seen["chosen"] == "grow-lake"
     lake = next(tool for tool in seen["tools"] if tool["id"] == "grow-lake")
     assert lake["cells"] == [[0, 3]] and lake["move"] == {"type": "grow", "by": "lake"}
-    assert lake["label"] == "Lake: grow a tree beside it"
+    assert english(lake["label"]) == "Lake: grow a tree beside it"
 
 
 def test_pow_3_a_power_with_nothing_to_work_on_says_so():
@@ -74,8 +86,8 @@ def test_pow_3_a_power_with_nothing_to_work_on_says_so():
     seen = guide(state, 0)
     assert seen is not None and POWER not in rules.legal_moves(state, 0)
     assert ("Your power (grow a large tree) cannot be used this round: no small tree is left "
-            "to grow into a large tree.") in seen["notes"]
-    assert seen["notes"][-1] == "You can plant a sprout with your action or press Done."
+            "to grow into a large tree.") in notes(state)
+    assert notes(state)[-1] == "You can plant a sprout with your action or press Done."
     refusal = refused(state, 0, POWER, "POW-3")
     assert refusal.reason == ("your power (grow a large tree) cannot be used now: no small tree "
                               "is left to grow into a large tree")
@@ -84,24 +96,24 @@ def test_pow_3_a_power_with_nothing_to_work_on_says_so():
 def test_pow_3_power_uses_left_without_a_target_say_why():
     planet = {cell: "sprout" for cell in rules.PLAYABLE if cell != (0, 4)}
     state = play(act_state(7, planet, players=2), 0, POWER, cell_move("plant", (0, 4), "power"))
-    assert status(state, 0) == "power: no empty space is left for a sprout"
+    assert english(status(state, 0)) == "power: no empty space is left for a sprout"
     seen = guide(state, 0)
     assert seen is not None
-    assert "Your power has 1 more use, but no empty space is left for a sprout." in seen["notes"]
+    assert "Your power has 1 more use, but no empty space is left for a sprout." in notes(state)
 
 
 def test_the_guide_starts_with_what_the_card_allows_and_keeps_the_last_tool():
     state = act_state(7, {}, players=2)  # Swamp, plant a sprout
     seen = guide(state, 0)
     assert seen is not None and seen["chosen"] == "plant-action"
-    assert seen["notes"] == ["Your action goes in Swamp (or a single sprout or grow anywhere). "
+    assert notes(state) == ["Your action goes in Swamp (or a single sprout or grow anywhere). "
                              "Your power (plant a sprout, up to 2 times) works anywhere, before "
                              "or after the action."]
-    assert seen["power_now"] == "plant a sprout, up to 2 times"
+    assert english(seen["power_now"]) == "plant a sprout, up to 2 times"
     state = play(state, 0, POWER, cell_move("plant", (0, 4), "power"))
     seen = guide(state, 0)
     assert seen is not None and seen["chosen"] == "plant-power"
-    assert [tool["label"] for tool in seen["tools"]] == [
+    assert [english(tool["label"]) for tool in seen["tools"]] == [
         "Action: plant a sprout", "Action: grow a tree", "Power: plant a sprout"]
     assert guide(play(state, 0, DONE), 0) is None
     assert view(state, 1)["guide"] is not None and view(state, None)["guide"] is None
@@ -109,16 +121,16 @@ def test_the_guide_starts_with_what_the_card_allows_and_keeps_the_last_tool():
 
 def test_statuses_say_what_is_left_in_words():
     state = act_state(29, {}, players=2)  # Wheat, place a lake
-    assert status(state, 0) == "playing the action and the power"
+    assert english(status(state, 0)) == "playing the action and the power"
     state = play(state, 0, *(cell_move("plant", cell, "action") for cell in
                              ((7, 4), (7, 6), (8, 4))))
-    assert status(state, 0) == "action done"
+    assert english(status(state, 0)) == "action done"
     state = play(state, 0, POWER)
-    assert status(state, 0) == "action done; power: up to 1 more lake to place"
+    assert english(status(state, 0)) == "action done; power: up to 1 more lake to place"
     state = play(state, 0, cell_move("lake", (7, 5)))
-    assert status(state, 0) == "action done; lake: up to 2 trees to grow beside it"
-    assert status(play(state, 0, DONE), 0) == "done"
-    for text in (status(state, 0), *(guide(state, 0) or {})["notes"]):
+    assert english(status(state, 0)) == "action done; lake: up to 2 trees to grow beside it"
+    assert english(status(play(state, 0, DONE), 0)) == "done"
+    for text in (english(status(state, 0)), *notes(state)):
         assert raw_fragment(text) is None
 
 
@@ -177,3 +189,30 @@ def test_sel_2_an_empty_deck_looks_empty():
     row = render_regions(ENV, table, 0)["row"]
     assert 'class="pile deck empty"' in row
     assert "The deck is empty: the discard pile is shuffled into it when a card is needed" in row
+
+
+def test_the_words_are_the_rulebooks_in_spanish_and_german():
+    """Cards, statuses and refusals read in each rulebook's own words (ES «Brote», «Bioma»,
+    «Fertilidad»; DE «Spross», «Biom», «Fruchtbarkeit»)."""
+    from app.i18n import say
+
+    assert say(card_label(7), "es") == "Pantano (Plantar Brote, Fertilidad 2)"
+    assert say(card_label(7), "de") == "Sumpf (Spross pflanzen, Fruchtbarkeit 2)"
+    assert say(card_label(42), "de") == "Freies Biom (Knospen zählen)"
+    assert say(card_label(21), "es") == "Flores (Cultivar Árbol grande, Aridez)"
+    state = act_state(7, {(2, 7): "sprout"}, players=2)
+    refusal = refused(state, 0, cell_move("plant", (2, 7), "action"), "EFF-1")
+    assert say(refusal.msg, "es") == "esa casilla ya tiene un Brote"
+    assert say(refusal.msg, "de") == "auf diesem Feld steht schon ein Spross"
+
+
+def test_the_seat_bar_status_is_a_message_id_and_every_cited_rule_has_a_panel_entry():
+    state = play(act_state(7, {}, players=2), 0, POWER)
+    assert GAME.seat_status(state, 0).doing == "planting and growing"
+    assert english(status(state, 0)) == "power: up to 2 more sprouts to plant"
+    assert GAME.seat_status(play(state, 0, cell_move("plant", (0, 4), "power"), DONE), 0) \
+        .finished == "TIM-3"
+    assert [rule.id for rule in GAME.rules][:2] == ["MOV-1", "SEL-3"]
+    assert {"MOV-1", "MOV-3", "MOV-4", "SEL-3", "EFF-1", "EFF-2", "EFF-3", "TIM-2", "TIM-3",
+            *(f"ACT-{i}" for i in range(1, 7)), *(f"POW-{i}" for i in range(1, 6))} \
+        == GAME.rule_ids

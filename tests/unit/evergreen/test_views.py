@@ -6,7 +6,7 @@ import json
 from dataclasses import replace
 
 from app.games.evergreen import GAME, rules
-from app.games.evergreen.views import events, view
+from app.games.evergreen.views import events, view, words
 
 from .helpers import (
     act_state,
@@ -20,6 +20,11 @@ from .helpers import (
 
 POWER = {"type": "power"}
 DONE = {"type": "done"}
+
+
+def english(value: object) -> str:
+    """A view's words (a message as JSON) in English."""
+    return words(value).english()  # type: ignore[union-attr]
 
 
 def act(kind: str, r: int, c: int) -> dict[str, object]:
@@ -59,6 +64,7 @@ def test_view_shape_for_the_template():
     assert [p["automa"] for p in seen["participants"]] == [False, True]
     assert len(seen["row"]) == 3 and len(seen["fertility_zone"]) == 6
     assert set(seen["cards"]) == {str(i) for i in range(1, 43)}
+    assert english(seen["cards"]["7"]["label"]) == "Swamp (plant a sprout, 2 fertility)"
     assert seen["cards"]["7"] == {
         "id": 7,
         "biome": "swamp",
@@ -66,9 +72,10 @@ def test_view_shape_for_the_template():
         "icons": 2,
         "power": "sprout",
         "colour": seen["cards"]["7"]["colour"],
-        "label": "Swamp (plant a sprout, 2 fertility)",
+        "label": seen["cards"]["7"]["label"],
         "biome_name": "Swamp",
         "power_name": "plant a sprout",
+        "power_title": "Plant a sprout",
     }
     (me,) = seen["seats"]
     assert len(me["planet"]) == 9 and all(len(line) == 9 for line in me["planet"])
@@ -81,6 +88,7 @@ def test_view_shape_for_the_template():
     assert me["tracks"][0] == {
         "power": "sprout",
         "name": "plant a sprout",
+        "title": "Plant a sprout",
         "position": 0,
         "values": [0, 2, 3, 4, 5, 6],
         "value": 0,
@@ -91,30 +99,30 @@ def test_view_shape_for_the_template():
 
 def test_mov_2_turn_record_and_status_in_the_view():
     state = select_state(2, (7, 8, 24), first=0)
-    assert view(state, None)["seats"][0]["status"] == "choosing a card"
-    assert view(state, None)["seats"][1]["status"] == "waiting"
+    assert english(view(state, None)["seats"][0]["status"]) == "choosing a card"
+    assert english(view(state, None)["seats"][1]["status"]) == "waiting"
     state = act_state(8, {(2, 7): "sprout", (2, 8): "sprout"}, players=2)
-    assert view(state, 1)["seats"][0]["status"] == "playing the action and the power"
+    assert english(view(state, 1)["seats"][0]["status"]) == "playing the action and the power"
     state = play(state, 0, act("grow", 2, 7))
     seat = view(state, 1)["seats"][0]
-    assert seat["status"] == "action: up to 1 more sprout to plant or 1 more tree to grow"
+    assert english(seat["status"]) == "action: up to 1 more sprout to plant or 1 more tree to grow"
     assert seat["turn"]["effects"] == [{"kind": "grow", "cell": [2, 7]}]
     assert seat["turn"]["actions"] == ["B", "C", "D"]
     assert seat["turn"]["power"]["activated"] is False and seat["card"] == 8
     state = play(state, 0, act("grow", 2, 8), DONE)
-    assert view(state, None)["seats"][0]["status"] == "done"
+    assert english(view(state, None)["seats"][0]["status"]) == "done"
     assert view(state, None)["seats"][0]["done"] is True
     sprout = play(act_state(7, {}, players=2), 0, POWER)
-    assert view(sprout, 0)["seats"][0]["status"] == "power: up to 2 more sprouts to plant"
+    assert english(view(sprout, 0)["seats"][0]["status"]) == "power: up to 2 more sprouts to plant"
     lake = play(act_state(41, {(0, 3): "sprout"}, players=2), 0, POWER, cell_move("lake", (0, 4)))
     seat = view(lake, 0)["seats"][0]
-    assert seat["status"] == "lake: up to 2 trees to grow beside it"
+    assert english(seat["status"]) == "lake: up to 2 trees to grow beside it"
     assert seat["turn"]["power"]["lake"] == [0, 4]
     planted = play(act_state(7, {}, players=2), 0, act("plant", 2, 7))
-    assert view(planted, 0)["seats"][0]["status"] == (
+    assert english(view(planted, 0)["seats"][0]["status"]) == (
         "action: up to 2 more sprouts to plant or 1 more tree to grow")
     full = play(planted, 0, act("plant", 2, 8), act("plant", 3, 7), POWER)
-    assert view(full, 0)["seats"][0]["status"] == (
+    assert english(view(full, 0)["seats"][0]["status"]) == (
         "action done; power: up to 2 more sprouts to plant")
 
 
@@ -145,7 +153,7 @@ def test_view_result_when_over():
     seen = view(state, 0)
     assert seen["phase"] == "over"
     assert seen["result"] == rules.result(state).to_json()  # type: ignore[union-attr]
-    assert all(s["status"] == "finished" for s in seen["seats"])
+    assert all(english(s["status"]) == "finished" for s in seen["seats"])
 
 
 # --- events -----------------------------------------------------------------------------------

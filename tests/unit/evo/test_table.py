@@ -27,12 +27,20 @@ from app.games.evo.table import (
     waiting_words,
     win_faces,
 )
+from app.games.words import Msg
+from app.i18n import say
 from app.rooms.table import Table
 from app.web.render import make_environment, render_regions, table_context
 from tests.unit.evo import new_game, play, position
 
 ENV = make_environment(Settings(htmx_source="local"))
 NAMES = ["Ana", "Bo", "Cy", "Di", "Ed"]
+
+
+def words(message: Msg | None, reader: int | None = 0) -> str:
+    """A Msg as the seat ``reader`` reads it in English."""
+    assert message is not None
+    return say(message, "en", NAMES, reader)
 
 
 def room(state: State) -> Table:
@@ -149,26 +157,27 @@ def test_a_dinosaur_is_chosen_first_then_its_targets_light_up() -> None:
     by a style rule once its dinosaur is chosen; an attack names its odds."""
     state = position(2, board={(0, 0): 0, (1, 0): 1, (-2, 0): 0},
                      genes={0: ("horn",)})
-    found = controls(V.view(state, 0), rules.legal_moves(state, 0), 0, NAMES)
+    found = controls(V.view(state, 0), rules.legal_moves(state, 0), 0)
     origins = [i for items in found["spaces"].values() for i in items if i["kind"] == "origin"]
     assert {i["value"] for i in origins} == {"0,0", "-2,0"}
     attack = next(i for i in found["spaces"]["1,0"] if "step-attack" in i["cls"])
     faces = win_faces(1, 0)
     assert faces == 4  # +1 horn against none wins on -1, 0 and both +1
-    assert attack["label"] == (f"Attack Bo's dinosaur on {space_words(V.view(state, 0), [1, 0])}"
-                               f": wins on {faces} of the die's 6 faces")
+    assert words(space_words(V.view(state, 0), [1, 0])) == "the plains at (1, 0)"
+    assert words(attack["label"]) == (f"Attack Bo's dinosaur on the plains at (1, 0): wins on "
+                                      f"{faces} of the die's 6 faces")
     assert any('input[name="evo-from-step"][value="0,0"]:checked' in rule
                for rule in found["rules"])
     html = shown(state, 0)["island"]
     assert (f'aria-label="Movement: choose your dinosaur on '
-            f'{space_words(V.view(state, 0), [0, 0])}"') in html
+            f'{words(space_words(V.view(state, 0), [0, 0]))}"') in html
     assert "End your movement" in shown(state, 0)["prompt"]
 
 
 def test_migration_is_a_card_to_choose_before_its_dinosaur() -> None:
     """Migration (move-turn): its dinosaurs show once its card is ticked in the hand."""
     state = position(2, board={(0, 0): 0, (3, -1): 1}, hands={0: ("migration",)})
-    found = controls(V.view(state, 0), rules.legal_moves(state, 0), 0, NAMES)
+    found = controls(V.view(state, 0), rules.legal_moves(state, 0), 0)
     assert found["tools"] == {"migration": True}
     assert any(i["cls"] == "org org-mig" for i in found["spaces"]["0,0"])
     assert all(":has(#evo-tool-migration:checked)" in r for r in found["rules"]
@@ -196,7 +205,7 @@ def test_a_sealed_window_tells_the_waiting_seat_nothing_of_the_choice() -> None:
     assert "Your choice is sealed: Battle Rage" in ana["prompt"]
     assert "Battle Rage" not in "".join(bo.values())
     assert "Play Herd Defence" in bo["prompt"] and "Play no card" in bo["prompt"]
-    assert waiting_words(V.view(state, 0), NAMES) == "Waiting for Bo (choosing event cards)"
+    assert words(waiting_words(V.view(state, 0))) == "Waiting for Bo (choosing event cards)"
 
 
 def test_the_outlook_counts_the_survivors_of_this_round() -> None:
@@ -215,7 +224,7 @@ def test_the_last_roll_is_its_own_region_so_it_animates_once() -> None:
     state = play(state, 0, {"type": "attack", "from": [0, 0], "to": [1, 0]})
     roll = shown(state, 1)["roll"]
     assert 'class="die' in roll
-    assert f"Ana attacked {space_words(V.view(state, 0), [1, 0])}" in roll
+    assert f"Ana attacked {words(space_words(V.view(state, 0), [1, 0]))}" in roll
 
 
 def test_the_end_ranks_by_mp_and_breaks_ties_on_dinosaurs() -> None:
@@ -225,9 +234,11 @@ def test_the_end_ranks_by_mp_and_breaks_ties_on_dinosaurs() -> None:
     result = rules.result(state)
     assert result is not None
     assert result.winners == (1,)
-    assert result.headline == ("{p1} won on the tie-break: 9 MP like {p0}, and more "
-                               "dinosaurs on the island (2 to 1)")
-    assert result.shown == ("9 MP, 1 dinosaur", "9 MP, 2 dinosaurs")
+    assert isinstance(result.headline, Msg)
+    assert result.headline.english() == ("{p1} won on the tie-break: 9 MP like {p0}, and more "
+                                         "dinosaurs on the island (2 to 1)")
+    assert [s.english() for s in result.shown if isinstance(s, Msg)] == [
+        "9 MP, 1 dinosaur", "9 MP, 2 dinosaurs"]
     scores = shown(state, 0)["scores"]
     rows = re.findall(r"<tr class=\"seat-(\d)\"><td>(\d)</td>", scores)
     assert rows == [("1", "1"), ("0", "2")]
@@ -239,4 +250,6 @@ def test_shared_win_headline() -> None:
     state = replace(state, phase=rules.OVER)
     result = rules.result(state)
     assert result is not None and result.winners == (0, 1)
-    assert result.headline == "{p0} and {p1} shared the win with 4 MP and 1 dinosaur each"
+    assert isinstance(result.headline, Msg)
+    assert result.headline.english() == ("{p0} and {p1} shared the win with 4 MP and 1 "
+                                         "dinosaur each")

@@ -11,6 +11,7 @@ import pytest
 
 from app.games.base import IllegalMove
 from app.games.mycelia import GAME, rules, views
+from app.games.mycelia.table import doing_words
 from app.rooms.table import fill_names
 from app.web.words import raw_fragment
 from tests.leakcheck import check_playout
@@ -82,12 +83,16 @@ def test_prompt_texts_in_plain_words():
 
 
 def test_statuses_say_what_each_seat_does():
+    """A status is a fixed message id (shown in each reader's language); the board says which
+    card and how many in hand (table.doing_words)."""
     state = table(2, boards={0: ("1 0 0 0 0",) + ("0 0 0 0 0",) * 3},
                   hands={0: ("coprinus_comatus", "st_leaf", "st_leaf")})
-    assert rules.seat_status(state, 0).doing == "playing cards, 3 in hand"
+    assert rules.seat_status(state, 0).doing == "playing cards"
+    assert doing_words(views.view(state, 1), 0).english() == "playing cards, 3 in hand"
     assert rules.seat_status(state, 1).doing == "waiting"
     asked = play_card(state, 0, player(state).hand[0])
-    assert rules.seat_status(asked, 0).doing == "resolving Coprinus comatus"
+    assert rules.seat_status(asked, 0).doing == "resolving a card"
+    assert doing_words(views.view(asked, 1), 0).english() == "resolving Coprinus comatus"
     done = with_player(state, 0, hand=())
     assert rules.seat_status(done, 0).doing == "recruiting or ending the turn"
 

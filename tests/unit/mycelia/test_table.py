@@ -20,6 +20,7 @@ from app.games.mycelia import views as V
 from app.games.mycelia.data import CARDS
 from app.games.mycelia.rules import State
 from app.games.mycelia.table import PICTURES, controls, regions, waiting_words
+from app.i18n import say
 from app.rooms.table import Table
 from app.web.render import make_environment, render_regions, table_context
 from app.web.words import raw_fragment
@@ -166,8 +167,10 @@ def test_a_neighbour_to_clear_is_a_lit_field_too() -> None:
 
 def test_a_waiting_seat_reads_who_decides_what() -> None:
     state = amanita_bonus()
-    assert waiting_words(V.view(state, 0), NAMES) == \
+    assert say(waiting_words(V.view(state, 0)), "en", NAMES, 0) == \
         "Bo is choosing a field for Amanita muscaria's bonus"
+    assert say(waiting_words(V.view(state, 0)), "es", NAMES, 0) == \
+        "Bo está eligiendo una casilla para el bonus de Amanita muscaria"
     for reader in (0, None):
         prompt = shown(state, reader)["prompt"]
         assert "Bo is choosing a field for Amanita muscaria&#39;s bonus" in prompt

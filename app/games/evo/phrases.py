@@ -1,0 +1,61 @@
+"""The parts Evo's messages are built from (app/games/words.py): players, spaces, genes, event
+cards and lists, each a value a :class:`Msg` translates where it is shown.
+
+Players: a message names its players by role, ``{p0}``, ``{p1}`` … (``{p0's}`` for the
+possessive), and :func:`who` says which seat plays each role; the placeholders of the seats
+are filled last, for the reader (English "you" / "your" for the reader's own seat).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from app.games.evo.data import EVENT_CARDS, GENES, MAPS, SPACE_NAMES
+from app.games.words import Msg
+
+
+def seat(index: int) -> str:
+    """A seat's placeholder, filled with its player's name for the reader."""
+    return "{p" + str(index) + "}"
+
+
+def who(**roles: int) -> dict[str, str]:
+    """The players of a message: each role (``p0``, ``p1`` …) → its seat, with the role's
+    possessive (``{p0's}``)."""
+    found: dict[str, str] = {}
+    for role, index in roles.items():
+        found[role] = seat(index)
+        found[role + "'s"] = "{p" + str(index) + "'s}"
+    return found
+
+
+def seats(indices: Iterable[int]) -> list[str]:
+    """Several seats, joined with the language's "and" where shown."""
+    return [seat(i) for i in indices]
+
+
+def space(players: int, cell: Sequence[int]) -> Msg:
+    """A space in words: "the hills at (2, -1)"."""
+    q, r = int(cell[0]), int(cell[1])
+    return Msg(SPACE_NAMES[MAPS[players].terrain[(q, r)]], {"q": q, "r": r})
+
+
+def gene(gene_id: str) -> Msg:
+    return Msg(GENES[gene_id].name)
+
+
+def card(card_id: str) -> Msg:
+    return Msg(EVENT_CARDS[card_id].name)
+
+
+def chain(parts: Sequence[Msg | str], separator: str = ";") -> Msg | str:
+    """Parts one after another, separated by semicolons (``separator`` ";") or commas (","):
+    "you played Battle Rage; Bo played no card"."""
+    if not parts:
+        return ""
+    if len(parts) == 1:
+        return parts[0]
+    rest = chain(parts[1:], separator)
+    if separator == ";":
+        return Msg("{first}; {rest}", {"first": parts[0], "rest": rest})
+    return Msg("{first}, {rest}", {"first": parts[0], "rest": rest})
