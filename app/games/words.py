@@ -90,6 +90,23 @@ class Msg:
                    data.get("plural", ""), data.get("count", ""))
 
 
+def seat(index: int) -> str:
+    """A seat's placeholder (``{p2}``), filled with its player's name for each reader."""
+    return "{p" + str(index) + "}"
+
+
+def who(**roles: int) -> dict[str, str]:
+    """The players of a message by role: a message says ``{p0}`` for the one who acts and
+    ``{p1}`` … for others whatever their seats, so that one message serves every seat;
+    ``who(p0=2, p1=0)`` gives each role (and its possessive ``{p0's}``) its seat's placeholder.
+    """
+    found: dict[str, str] = {}
+    for role, index in roles.items():
+        found[role] = seat(index)
+        found[role + "'s"] = "{p" + str(index) + "'s}"
+    return found
+
+
 def plural(singular: str, plural_text: str, count: str, **args: Any) -> Msg:
     """A message with a singular and a plural form, chosen by the number ``args[count]``
     ("{n} card" / "{n} cards"); each language has its own forms in its catalogue."""

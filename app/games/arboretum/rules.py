@@ -66,7 +66,7 @@ from app.games.arboretum.data import (
     VALUES,
 )
 from app.games.base import JSON, IllegalMove, Move, Result, seeded_rng
-from app.games.words import Msg, plural
+from app.games.words import Msg, plural, who
 
 Card = tuple[str, int]
 Cell = tuple[int, int]
@@ -173,17 +173,6 @@ def tree(species: str) -> Msg:
 def card_msg(card: Card) -> Msg:
     """A card's name in words, in each reader's language ("Royal Poinciana 3", "Roble 7")."""
     return Msg("{tree} {value}", {"tree": tree(card[0]), "value": card[1]})
-
-
-def roles(**seats: int) -> dict[str, str]:
-    """The players of a message by their role: a message says ``{p0}`` for the one who acts
-    and ``{p1}`` for another (``roles(p0=2, p1=0)``), whatever their seats; each role reads
-    as that seat's placeholder, which the platform fills with the name for each reader."""
-    out: dict[str, str] = {}
-    for role, seat in seats.items():
-        out[role] = "{p" + str(seat) + "}"
-        out[role + "'s"] = "{p" + str(seat) + "'s}"
-    return out
 
 
 def frontier_of(plantings: Iterable[Planting]) -> frozenset[Cell]:
@@ -352,7 +341,7 @@ def apply(state: ArboretumState, seat: int, move: Move) -> ArboretumState:
             RULE_TURN,
         )
     if seat != state.turn:
-        raise IllegalMove(Msg("it is {p0's} turn", roles(p0=state.turn)), RULE_TURN)
+        raise IllegalMove(Msg("it is {p0's} turn", who(p0=state.turn)), RULE_TURN)
     step = state.step
     if kind == "draw":
         if step != STEP_DRAW:
@@ -392,7 +381,7 @@ def _draw(state: ArboretumState, seat: int, source: object) -> ArboretumState:
             )
         pile = state.discards[source]
         if not pile:
-            raise IllegalMove(Msg("{p0's} discard pile is empty", roles(p0=source)), RULE_DRAW)
+            raise IllegalMove(Msg("{p0's} discard pile is empty", who(p0=source)), RULE_DRAW)
         card = pile[-1]
         deck = state.deck
         discards = _set(state.discards, source, pile[:-1])

@@ -24,11 +24,10 @@ from app.games.arboretum.rules import (
     Card,
     card_msg,
     result,
-    roles,
     score_details,
 )
 from app.games.base import JSON, Event, Move
-from app.games.words import Msg, plural
+from app.games.words import Msg, plural, who
 
 _ORDER = {kind: i for i, kind in enumerate(SPECIES)}
 
@@ -85,7 +84,7 @@ def events(before: ArboretumState, seat: int, move: Move, after: ArboretumState)
     """The log lines of an applied move, one per happening for every reader. Public lines
     never name a hidden card. In each message ``{p0}`` is the player who moved and ``{p1}``
     another player (:func:`roles`)."""
-    me = roles(p0=seat)
+    me = who(p0=seat)
     kind = move["type"]
     lines: list[Event] = []
     if kind == "draw":
@@ -110,7 +109,7 @@ def events(before: ArboretumState, seat: int, move: Move, after: ArboretumState)
             took = (Msg("{p0} took {card} from {p0's} own discard pile",
                         {**me, "card": card_msg(card)}) if source == seat
                     else Msg("{p0} took {card} from {p1's} discard pile",
-                             {**roles(p0=seat, p1=source), "card": card_msg(card)}))
+                             {**who(p0=seat, p1=source), "card": card_msg(card)}))
             lines.append(Event.say(
                 "arboretum.draw_discard", took,
                 {"player": seat, "from": source, "card": _card(card)}))
@@ -155,7 +154,7 @@ def _game_over(state: ArboretumState) -> Event:
     assert final is not None
     winners = sorted(final.winners)
     args = {"scores": _scores(final.scores),
-            **roles(**{f"p{i}": seat for i, seat in enumerate(winners)})}
+            **who(**{f"p{i}": seat for i, seat in enumerate(winners)})}
     if len(winners) == 1:
         line = Msg("Game over. {scores}. {p0} won.", args)
     elif len(winners) == 2:

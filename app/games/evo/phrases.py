@@ -11,22 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from app.games.evo.data import EVENT_CARDS, GENES, MAPS, SPACE_NAMES
-from app.games.words import Msg
-
-
-def seat(index: int) -> str:
-    """A seat's placeholder, filled with its player's name for the reader."""
-    return "{p" + str(index) + "}"
-
-
-def who(**roles: int) -> dict[str, str]:
-    """The players of a message: each role (``p0``, ``p1`` …) → its seat, with the role's
-    possessive (``{p0's}``)."""
-    found: dict[str, str] = {}
-    for role, index in roles.items():
-        found[role] = seat(index)
-        found[role + "'s"] = "{p" + str(index) + "'s}"
-    return found
+from app.games.words import Msg, seat
 
 
 def seats(indices: Iterable[int]) -> list[str]:

@@ -93,8 +93,7 @@ from app.games.evo.data import (
     IslandMap,
     climate_of,
 )
-from app.games.evo.phrases import who
-from app.games.words import N_, Msg, plural
+from app.games.words import N_, Msg, plural, who
 
 Cell = tuple[int, int]
 #: A card played in a window; Camouflage names the space of the dinosaur it protects.

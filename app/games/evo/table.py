@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from app.games import words
 from app.games.base import JSON, Move, Region
 from app.games.evo import data, phrases, rules
 from app.games.words import N_, Msg, plural
@@ -136,7 +137,7 @@ def spot_label(view: JSON, space: JSON) -> Msg:
              else Msg("{space}, {climate}", args))
     if space["dinosaur"] is None:
         return place
-    dino = {"place": place, **phrases.who(p0=space["dinosaur"])}
+    dino = {"place": place, **words.who(p0=space["dinosaur"])}
     return (Msg("{place}: {p0's} dinosaur, camouflaged", dino) if space["camouflaged"]
             else Msg("{place}: {p0's} dinosaur", dino))
 
@@ -235,7 +236,7 @@ class _Island:
                     odds = win_faces(me["attack_horns"],
                                      view["seats"][defender]["species"]["defence_horns"])
                     label = Msg("Attack {p0's} dinosaur on {space}: wins on {n} of the die's 6 "
-                                "faces", {**phrases.who(p0=defender), "space": where, "n": odds})
+                                "faces", {**words.who(p0=defender), "space": where, "n": odds})
                 elif kind == "play_event":
                     label = Msg("Migration: move it free to {space}", {"space": where})
                     kind = "migrate"
@@ -276,7 +277,7 @@ def controls(view: JSON, legal: list[Move], seat: int | None) -> JSON:
             if owner is not None:
                 faces = sum(f in data.KILLER_BABY_WIN_FACES for f in data.DIE_FACES)
                 label = Msg("Killer baby on {p0's} dinosaur on {space}: kills it on {n} of the "
-                            "die's 6 faces", {**phrases.who(p0=owner), "space": where, "n": faces})
+                            "die's 6 faces", {**words.who(p0=owner), "space": where, "n": faces})
                 island.add(move["at"], {"kind": "act", "move": move, "cls": "lit killer",
                                         "label": label})
             else:
@@ -314,8 +315,8 @@ def waiting_words(view: JSON) -> Msg | None:
     seats = view["seats"]
     statuses = {s["seat"]: s["status"] for s in seats}
     who: list[Msg | str] = [
-        Msg("{p0} ({status})", {**phrases.who(p0=s), "status": Msg(statuses[s])})
-        if statuses[s] else phrases.seat(s)
+        Msg("{p0} ({status})", {**words.who(p0=s), "status": Msg(statuses[s])})
+        if statuses[s] else words.seat(s)
         for s in view["active_seats"] if s != view["you"]]
     if not who:
         return None
@@ -324,12 +325,12 @@ def waiting_words(view: JSON) -> Msg | None:
 
 def player(seat: int) -> str:
     """A seat as a label: its player's name (English "You" for the reader's own seat)."""
-    return phrases.seat(seat)
+    return words.seat(seat)
 
 
 def species_title(seat: int) -> Msg:
     """ "Bo's species" ("Your species" for the reader's own)."""
-    return Msg("{p0's} species", phrases.who(p0=seat))
+    return Msg("{p0's} species", words.who(p0=seat))
 
 
 def lab_words(view: JSON, seat: int | None) -> Msg:
@@ -339,7 +340,7 @@ def lab_words(view: JSON, seat: int | None) -> Msg:
         return Msg("Bidding now.")
     if bidder == seat:
         return Msg("Bidding now: your turn.")
-    return Msg("Bidding now: {p0} bids.", phrases.who(p0=bidder))
+    return Msg("Bidding now: {p0} bids.", words.who(p0=bidder))
 
 
 def marker_words(column: JSON) -> Msg:
@@ -347,7 +348,7 @@ def marker_words(column: JSON) -> Msg:
     marker = column["marker"]
     if marker is None:
         return Msg("no bid yet")
-    args = {**phrases.who(p0=marker["seat"]), "value": marker["value"], "cost": marker["cost"]}
+    args = {**words.who(p0=marker["seat"]), "value": marker["value"], "cost": marker["cost"]}
     if marker["value"] is None:
         return Msg("{p0}: no bid", args)
     if marker["cost"] is not None and marker["cost"] != marker["value"]:
@@ -360,7 +361,7 @@ def roll_words(view: JSON) -> Msg:
     attacker won."."""
     roll = view["last_roll"]
     outcome = OUTCOME_WORDS[roll["outcome"]]
-    args = {**phrases.who(p0=roll["seat"]), "space": space_words(view, roll["at"]),
+    args = {**words.who(p0=roll["seat"]), "space": space_words(view, roll["at"]),
             "outcome": Msg(outcome)}
     if roll["for"] == "attack":
         return Msg("{p0} attacked {space}: {outcome}.", args)
@@ -370,7 +371,7 @@ def roll_words(view: JSON) -> Msg:
 def played_words(view: JSON) -> Msg:
     """Every event card played in the game, with who played it."""
     cards: list[Msg | str] = [Msg("{card} ({p0})", {"card": phrases.card(p["card"]),
-                                                   **phrases.who(p0=p["seat"])})
+                                                   **words.who(p0=p["seat"])})
                               for p in view["played_cards"]]
     return Msg("Event cards played: {cards}", {"cards": phrases.chain(cards, ",")})
 
@@ -427,8 +428,8 @@ def outlook_words(view: JSON, seat: int) -> Msg:
     "Bo: every dinosaur safe")."""
     lines: list[Msg | str] = [_outlook_line(line) for line in outlook(view, seat)]
     if not lines:
-        return Msg("{p0}: every dinosaur safe", phrases.who(p0=seat))
-    return Msg("{p0}: {lines}", {**phrases.who(p0=seat), "lines": phrases.chain(lines)})
+        return Msg("{p0}: every dinosaur safe", words.who(p0=seat))
+    return Msg("{p0}: {lines}", {**words.who(p0=seat), "lines": phrases.chain(lines)})
 
 
 #: The wheel as drawn: twelve sections, each in the colour of its temperate terrain.

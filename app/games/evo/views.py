@@ -56,7 +56,6 @@ from app.games.evo.data import (
     UNIQUE_GENES,
     WHEEL,
 )
-from app.games.evo.phrases import who
 from app.games.evo.rules import (
     BIRTH,
     MOVE_WINDOW,
@@ -69,7 +68,7 @@ from app.games.evo.rules import (
     Cell,
     State,
 )
-from app.games.words import N_, Msg, plural
+from app.games.words import N_, Msg, plural, who
 
 # --- the view ----------------------------------------------------------------------------------
 

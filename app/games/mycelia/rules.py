@@ -85,7 +85,7 @@ from app.games.mycelia.data import (
     def_of,
 )
 from app.games.mycelia.notation import and_list, at_least, exactly, parse_fn, place_msg
-from app.games.words import N_, Msg, plural
+from app.games.words import N_, Msg, plural, who
 
 Cell = tuple[int, int]
 _D = TypeVar("_D")
@@ -997,17 +997,6 @@ def card_msg(card: str) -> Msg:
     """A card's name in words: a starting card's name is translated, a hero's Latin name is
     shown as it is."""
     return Msg(card_def(card).name)
-
-
-def who(**roles: int) -> dict[str, str]:
-    """The players of a message by role: ``{p0}`` for the one who acts, ``{p1}`` … for
-    others (``who(p0=2)``), each with its possessive (``{p0's}``); each role reads as its
-    seat's placeholder, which the platform fills with the name for each reader."""
-    found: dict[str, str] = {}
-    for role, seat in roles.items():
-        found[role] = "{p" + str(seat) + "}"
-        found[role + "'s"] = "{p" + str(seat) + "'s}"
-    return found
 
 
 def _known_card(value: object) -> str:

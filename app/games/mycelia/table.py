@@ -14,7 +14,6 @@ from markupsafe import Markup
 
 from app.games.base import JSON, Move, Region
 from app.games.mycelia import data, rules
-from app.games.mycelia.rules import who
 from app.games.mycelia.views import (
     card_text,
     drops_msg,
@@ -23,7 +22,7 @@ from app.games.mycelia.views import (
     solo_card_msg,
     where_msg,
 )
-from app.games.words import Msg, plural
+from app.games.words import Msg, plural, who
 
 #: The regions every table has: the prompt (whose turn, what is asked, the prompt's buttons),
 #: the final scoring, your hand with your leaves and tiles, the market, the Sanctuary of Life
