@@ -109,6 +109,7 @@ from app.games.evergreen.rules import (
 )
 from app.games.evergreen.scoring import SHADOW_STEP, forests, lit_trees
 from app.games.words import N_, Msg, plural
+from app.games.words import seat as placeholder
 
 #: The side shadows point to, per sun side (LGT-1).
 SHADOW_SIDE: dict[str, str] = {"N": "S", "S": "N", "E": "W", "W": "E"}
@@ -164,7 +165,7 @@ def _card_json(card: Card) -> JSON:
 
 def name(state: State, who: int) -> str:
     """A participant's name in a view: ``{p0}`` … or the automa."""
-    return AUTOMA_NAME if who == automa(state) else f"{{p{who}}}"
+    return AUTOMA_NAME if who == automa(state) else placeholder(who)
 
 
 def card_label(card_id: int) -> Msg:
@@ -717,14 +718,10 @@ def _new_cards(before: State, after: State, who: int) -> tuple[int, ...]:
     return new
 
 
-def _player(who: int) -> str:
-    """A seat in a message's ``{player}`` field: its placeholder, named for each reader."""
-    return f"{{p{who}}}"
-
-
 def _pick_event(state: State, who: int, card: int) -> Event:
     msg = (Msg("The automa took {card}.", {"card": card_label(card)}) if who == automa(state)
-           else Msg("{player} took {card}.", {"player": _player(who), "card": card_label(card)}))
+           else Msg("{player} took {card}.",
+                    {"player": placeholder(who), "card": card_label(card)}))
     return Event.say("evergreen.pick", msg, {"who": who, "card": card})
 
 
@@ -732,7 +729,7 @@ def _marker_msg(state: State, holder: int, kept: bool) -> Msg:
     if holder == automa(state):
         return (Msg("The automa kept the first-player marker.") if kept
                 else Msg("The automa took the first-player marker."))
-    args = {"player": _player(holder)}
+    args = {"player": placeholder(holder)}
     return (Msg("{player} kept the first-player marker.", args) if kept
             else Msg("{player} took the first-player marker.", args))
 
@@ -814,7 +811,7 @@ def events(before: State, seat: int, move: Move, after: State) -> list[Event]:
         Event.say(
             "evergreen.done",
             Msg("{player} finished the round: {summary}.",
-                {"player": _player(seat), "summary": turn_summary(before, seat)}),
+                {"player": placeholder(seat), "summary": turn_summary(before, seat)}),
             {"seat": seat},
         )
     )
@@ -826,7 +823,7 @@ def events(before: State, seat: int, move: Move, after: State) -> list[Event]:
                 Event.say(
                     "evergreen.season_scoring",
                     Msg("{player} scored {light} light and {forest} forest points in {season}.",
-                        {"player": _player(s), "light": new.light[-1],
+                        {"player": placeholder(s), "light": new.light[-1],
                          "forest": new.forest[-1], "season": Msg(SEASON_NAMES[season])}),
                     {"seat": s, "season": season, "light": new.light[-1], "forest": new.forest[-1]},
                 )
@@ -838,7 +835,7 @@ def events(before: State, seat: int, move: Move, after: State) -> list[Event]:
                     "evergreen.fertility",
                     plural("{player} scored {n} fertility point.",
                            "{player} scored {n} fertility points.", "n",
-                           player=_player(s), n=board.fertility),
+                           player=placeholder(s), n=board.fertility),
                     {"seat": s, "points": board.fertility},
                 )
             )
@@ -847,10 +844,10 @@ def events(before: State, seat: int, move: Move, after: State) -> list[Event]:
             winner = res.winners[0]
             points = res.scores[winner]
             text = (Msg("Game over: {player} finished with {n} points, the title {title}.",
-                        {"player": _player(0), "n": points,
+                        {"player": placeholder(0), "n": points,
                          "title": Msg(solo_title(points).en)}) if after.players == 1
                     else Msg("Game over: {player} won with {n} points.",
-                             {"player": _player(winner), "n": points}))
+                             {"player": placeholder(winner), "n": points}))
             out.append(
                 Event.say("evergreen.end", text, {"winner": winner, "scores": list(res.scores)})
             )
