@@ -45,8 +45,11 @@ def lobby_fragment(env: Environment, room: dict[str, Any] | None, player_id: int
 
 class HtmlSocket:
     def __init__(self, ws: WebSocket, room_id: int, player_id: int | None,
-                 locale: str = DEFAULT) -> None:
+                 locale: str = DEFAULT, at_lobby: bool = False) -> None:
         self.ws = ws
+        #: The page is the room's lobby (``?page=lobby``): it shows the lobby panel, and a
+        #: game that has started, even before this socket opened, reloads it into the table.
+        self.at_lobby = at_lobby
         self.conn = Connection(ws)
         self.room_id = room_id
         self.player_id = player_id
@@ -61,17 +64,17 @@ class HtmlSocket:
         self.sent: dict[str, str] = {}
 
     async def on_event(self, event: RoomEvent) -> None:
+        if not self.at_lobby and await self.push_regions():
+            return  # a move, or who is here changed at a running table: its seat bar
         if isinstance(event, GameMoved):
-            await self.push_regions()
             return
-        if not isinstance(event, LobbyChanged) and await self.push_regions():
-            return  # who is here changed at a running table: its seat bar
         try:
             room: dict[str, Any] | None = await self.lobby.get_room(self.room_id,
                                                                     self.player_id)
         except ApiError:
             room = None
-        if room is None or room["status"] == "lobby" or isinstance(event, LobbyChanged):
+        if (self.at_lobby or room is None or room["status"] == "lobby"
+                or isinstance(event, LobbyChanged)):
             await self.conn.send(lobby_fragment(self.env, room, self.player_id,
                                                 self.feeds.presence(self.room_id).players))
 
@@ -127,14 +130,15 @@ async def html_socket(ws: WebSocket) -> None:
     room_id, player, ticket = opened
     locale = choose([ws.cookies.get(LANGUAGE_COOKIE), player.language if player else None],
                     ws.headers.get("accept-language"))
-    socket = HtmlSocket(ws, room_id, player.id if player else None, locale)
+    socket = HtmlSocket(ws, room_id, player.id if player else None, locale,
+                        at_lobby=ws.query_params.get("page") == "lobby")
     del player
     feeds = socket.feeds
     socket.feed = feeds.join(room_id, ws, socket.on_event, socket.player_id)
     try:
         await asyncio.shield(socket.feed.ready)
         await feeds.announce(room_id)  # this page's own push follows from it
-        await socket.push_regions()  # the page may be older than the socket
+        await socket.on_event(LobbyChanged(room_id))  # the page may be older than the socket
         await socket.read()
     except (WebSocketDisconnect, RuntimeError):
         pass

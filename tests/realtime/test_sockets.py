@@ -168,6 +168,18 @@ def test_html_socket_pushes_only_changed_regions(players, client):
         assert "You drew" not in update, "Bo must not read Ana's private log line"
 
 
+def test_a_lobby_page_opened_before_the_start_reloads_when_its_socket_comes_late(
+        players, client):
+    """Bo's lobby page may connect its socket after Ana pressed Start: the socket tells it
+    to load the table at once, rather than wait for a start it has missed."""
+    rid = started_room(players)
+    with client.websocket_connect(f"/ws/rooms/{rid}/html?page=lobby&token={players[1].token}") \
+            as ws:
+        first = ws.receive_text()
+        assert '<div id="lobby" hx-swap-oob="innerHTML">' in first
+        assert 'data-reload="now"' in first
+
+
 def test_a_step_on_one_planet_pushes_that_planet_and_the_seat_bar_only(players, client):
     from tests.api.test_evergreen_simultaneous import first_step, to_act_phase
 
