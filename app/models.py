@@ -41,6 +41,20 @@ class Room(SQLModel, table=True):
     #: A private room is never listed and is joined only with its invite code.
     private: bool = False
     created: datetime = Field(default_factory=now)
+    #: "live" (everyone at the table now) or "turn" (by correspondence: a move may take up to
+    #: ``move_hours``). Past the room's limit (live: ``away_minutes`` without a page open;
+    #: turn-based: ``move_hours`` without a move) the others may vote a seat to a bot.
+    pace: str = Field(default="live", max_length=8)
+    away_minutes: int = 5
+    move_hours: int = 24
+    #: A chess clock per seat (live rooms): ``{"minutes", "increment", "on_timeout"}`` with
+    #: ``on_timeout`` "bot" (a bot plays on) or "lose"; None: no clocks.
+    clock: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
+    #: A finished game's replay shows every hand (otherwise what a spectator saw).
+    public_replay: bool = False
+    #: The room this one is a rematch of, and the rematch offered at the end of this one.
+    rematch_of: int | None = Field(default=None, foreign_key="room.id")
+    rematch_id: int | None = Field(default=None, foreign_key="room.id")
 
 
 class Seat(SQLModel, table=True):
@@ -54,8 +68,16 @@ class Seat(SQLModel, table=True):
     room_id: int = Field(foreign_key="room.id", index=True)
     index: int
     player_id: int | None = Field(default=None, foreign_key="player.id")
+    #: The bot that plays the seat: a bot's seat (no player), or a person's seat handed to a
+    #: bot (they left, were voted away or ran out of time) until they take it back.
     bot_level: str | None = Field(default=None, max_length=16)
     joined: datetime = Field(default_factory=now)
+    #: When the person last had a page of the room open or moved (None: not since 0006).
+    last_seen: datetime | None = None
+    #: The players who voted to hand this (away) person's seat to a bot.
+    votes: list[int] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
+    #: A seat held for a rematch's invitee until they accept (True) or decline (the row goes).
+    invited: bool = False
 
 
 class Game(SQLModel, table=True):
@@ -67,6 +89,8 @@ class Game(SQLModel, table=True):
     version: int = 0
     finished: bool = False
     result: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
+    #: The seats' clocks (app/rooms/clocks.py), saved with every move; None: no clocks.
+    clocks: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
 
 
 class Move(SQLModel, table=True):

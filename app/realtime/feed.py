@@ -51,10 +51,11 @@ class RoomFeed:
         self.ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self.task: asyncio.Task[None] | None = None
         self._shared: dict[Any, Any] = {}
-        self._shared_version: int | None = None
+        self._shared_version: Any = None
 
-    def shared(self, version: int) -> dict[Any, Any]:
-        """What the room's sockets computed at ``version`` (emptied when the version moves)."""
+    def shared(self, version: Any) -> dict[Any, Any]:
+        """What the room's sockets computed at ``version`` (emptied when it moves on): the
+        game's version, with the table's seating when that matters."""
         if version != self._shared_version:
             self._shared = {}
             self._shared_version = version

@@ -139,7 +139,7 @@ def _patch_message(feed: RoomFeed, table: Table, from_version: int, old: bytes,
     """The patch from the seat's view at ``from_version`` (``old``, marshal bytes) to the
     current version, as JSON text: computed once per seat and versions, shared by the seat's
     sockets."""
-    shared = feed.shared(table.version) if SHARE_PATCHES else {}
+    shared = feed.shared((table.version, table.seating)) if SHARE_PATCHES else {}
     key = ("patch", seat, from_version, locale)
     message: str | None = shared.get(key)
     if message is None:
@@ -215,7 +215,7 @@ class GameSocket:
         seat = table.seat_of(self.player_id)
         assert self.feed is not None
         async with self.conn.catch_up_lock:
-            shared = self.feed.shared(table.version)
+            shared = self.feed.shared((table.version, table.seating))
             view_json: str | None = shared.get(("view", seat))
             if view_json is None:
                 view_json = shared[("view", seat)] = json_dumps(table.view(seat))

@@ -126,6 +126,7 @@ class GameStore:
                 seat_players={s.index: s.player_id for s in seats if s.player_id is not None},
                 seat_bots={s.index: s.bot_level for s in seats if s.bot_level is not None},
                 names=names,
+                rematch_id=room.rematch_id,
             )
             if replay or any(move.events is None for move in recent):
                 return self._replayed(session, table)

@@ -54,6 +54,11 @@ class Table:
     _public: tuple[list[int], list[str], Result | None] | None = None
     #: The result's JSON per language, while ``_public`` holds.
     _results: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: Counts the changes to the table between moves (a seat handed to a bot or taken back, a
+    #: vote, a rematch offered): with the version, the key of what the seat bar shows.
+    seating: int = 0
+    #: The rematch offered at the end (its room), if any.
+    rematch_id: int | None = None
 
     def seat_of(self, player_id: int | None) -> int | None:
         for seat, pid in self.seat_players.items():
@@ -107,6 +112,10 @@ class Table:
 
     def status(self, seat: int) -> SeatStatus:
         return self.game.seat_status(self.state, seat)
+
+    def reseated(self) -> None:
+        """Something the seat bar shows changed between moves."""
+        self.seating += 1
 
     def advance(self, seat: int, after: State, events: list[Event], finished: bool) -> None:
         """Move the table on by one applied move (already stored)."""

@@ -93,14 +93,14 @@ class HtmlSocket:
 
     def _regions(self, table: Table, seat: int | None) -> dict[str, str]:
         """The regions for ``seat``, each rendered once per version and language (the seat bar
-        once per version, language and presence), shared by that seat's browsers."""
+        once per version, language and presence; a new seating is a new version here), shared by that seat's browsers."""
         assert self.feed is not None
-        shared = self.feed.shared(table.version)
+        shared = self.feed.shared((table.version, table.seating))
         presence = self.feeds.presence(self.room_id)
-        seats: str | None = shared.get(("seats", seat, self.locale, presence))
+        key = ("seats", seat, self.locale, presence)
+        seats: str | None = shared.get(key)
         if seats is None:
-            seats = shared[("seats", seat, self.locale, presence)] = render_seats(
-                self.env, table, seat, presence)
+            seats = shared[key] = render_seats(self.env, table, seat, presence)
         regions: dict[str, str] | None = shared.get(("regions", seat, self.locale))
         if regions is None:
             regions = shared[("regions", seat, self.locale)] = render_game_regions(

@@ -103,7 +103,7 @@ def table_context(table: Table, seat: int | None, presence: Presence | None = No
     present = presence or Presence()
     seated = set(table.seat_players.values())
     legal = (table.game.legal_moves(table.state, seat)
-             if seat is not None and seat in active else [])
+             if seat is not None and seat in active and seat not in table.seat_bots else [])
     return {
         "room_id": table.room_id,
         "game": table.game,
@@ -118,6 +118,7 @@ def table_context(table: Table, seat: int | None, presence: Presence | None = No
         "result": table.result_json(locale),
         "log": table.log_for(seat, locale)[-60:],
         "finished": table.finished,
+        "rematch_id": table.rematch_id,
         "online": {s for s, pid in table.seat_players.items() if pid in present.players},
         "watching": len(present.players - seated) + present.anonymous,
     }
