@@ -89,6 +89,8 @@ class Game(SQLModel, table=True):
     version: int = 0
     finished: bool = False
     result: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
+    #: When the game was dealt.
+    started: datetime = Field(default_factory=now)
     #: The seats' clocks (app/rooms/clocks.py), saved with every move; None: no clocks.
     clocks: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
 

@@ -96,6 +96,8 @@ class Connection:
         self.catch_up_lock = asyncio.Lock()  # one catch-up at a time (connect, feed, resync)
         self.version: int | None = None
         self.view: bytes | None = None
+        #: The table's seating (who plays each seat) this socket last told (-1: not yet).
+        self.seating = -1
 
     async def send(self, message: dict[str, Any] | str) -> None:
         async with self.send_lock:
@@ -195,13 +197,29 @@ class GameSocket:
             conn.view, conn.version = table.view_data(seat), table.version
             await conn.send({"type": "snapshot", "version": table.version, "view": view,
                              "active_seats": table.active(), "statuses": table.statuses(),
-                             "your_seat": seat, "result": table.result_json(conn.locale)})
-        elif conn.version != table.version:
+                             "your_seat": seat, "result": table.result_json(conn.locale),
+                             **self._seating(table)})
+            conn.seating = table.seating
+            return
+        if conn.version != table.version:
             assert self.feed is not None
             message = _patch_message(self.feed, table, conn.version, conn.view, seat,
                                      conn.locale)
             conn.view, conn.version = table.view_data(seat), table.version
             await conn.send(message)
+        if conn.seating != table.seating:
+            conn.seating = table.seating
+            await conn.send({"type": "seats", "version": table.version,
+                             "active_seats": table.active(),
+                             "result": table.result_json(conn.locale), **self._seating(table)})
+
+    def _seating(self, table: Table) -> dict[str, Any]:
+        """Who plays each seat and the clocks (``GET /state`` has the same fields)."""
+        now = self.rooms.clock()
+        present = frozenset(self.ws.app.state.feeds.presence(self.room_id).players)
+        return {"seats": table.seats_json(present, now), "pace": table.pace,
+                "deadline": table.deadline(),
+                "clocks": table.clocks.shown(now) if table.clocks else None}
 
     async def resync(self, since: Any) -> None:
         """A client that missed messages says which version it holds; it gets a patch from
@@ -330,6 +348,16 @@ async def admitted(ws: WebSocket) -> tuple[int, Player | None, tuple[str, int | 
     return room_id, player, ticket
 
 
+async def seen(ws: WebSocket, room_id: int, player_id: int | None) -> None:
+    """A page or socket of the room opened or closed: its person was here (last seen)."""
+    if player_id is None:
+        return
+    try:
+        await ws.app.state.rooms.seating.seen(room_id, player_id)
+    except Exception:  # a stopping server: last seen is a courtesy, never a failure
+        log.debug("last seen of player %s in room %s not stored", player_id, room_id)
+
+
 async def game_socket(ws: WebSocket) -> None:
     """``/ws/rooms/{room_id}``: the JSON protocol for API clients (DESIGN.md §5)."""
     opened = await admitted(ws)
@@ -353,6 +381,7 @@ async def game_socket(ws: WebSocket) -> None:
         await asyncio.shield(socket.feed.ready)  # subscribed before the first catch-up
         await feeds.announce(room_id)
         await socket.catch_up()
+        await seen(ws, room_id, socket.player_id)
         await socket.read()
     except (WebSocketDisconnect, RuntimeError):
         pass
@@ -361,3 +390,4 @@ async def game_socket(ws: WebSocket) -> None:
     finally:
         await feeds.leave(socket.feed, ws)
         gate.release(ticket)
+        await seen(ws, room_id, socket.player_id)

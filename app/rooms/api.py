@@ -33,13 +33,21 @@ class MoveRequest(BaseModel):
 Language = Annotated[str | None, Header(alias="accept-language")]
 
 
+def present(request: Request, room_id: int) -> frozenset[int]:
+    """The players with a page or socket of the room open now."""
+    return frozenset(request.app.state.feeds.presence(room_id).players)
+
+
 @router.get("/{room_id}/state")
-async def state(room_id: int, rooms: RoomsDep, player: MaybeCaller,
+async def state(room_id: int, request: Request, rooms: RoomsDep, player: MaybeCaller,
                 accept_language: Language = None) -> dict[str, Any]:
     """Your view of the game (a spectator's view without a seat), who is to act and what each
-    seat is doing; at the end the result, its words in the language of ``Accept-Language``."""
+    seat is doing; at the end the result, its words in the language of ``Accept-Language``.
+    Also who plays each seat (``seats``: a person or a bot standing in for them, last seen,
+    votes), the room's ``pace`` and turn-based ``deadline`` (epoch seconds) and the
+    ``clocks`` (seconds left per seat, which run)."""
     return await rooms.state_for(room_id, player.id if player else None,
-                                 choose([], accept_language))
+                                 choose([], accept_language), present(request, room_id))
 
 
 @router.get("/{room_id}/moves")
@@ -49,11 +57,13 @@ async def legal_moves(room_id: int, rooms: RoomsDep, player: Caller) -> dict[str
 
 
 @router.post("/{room_id}/moves")
-async def play(room_id: int, body: MoveRequest, rooms: RoomsDep, player: Caller,
+async def play(room_id: int, body: MoveRequest, request: Request, rooms: RoomsDep,
+               player: Caller,
                accept_language: Language = None) -> dict[str, Any]:
     """Play a move; answered once it is committed."""
     await rooms.play(room_id, player.id, body.move, body.expected_version)
-    return await rooms.state_for(room_id, player.id, choose([], accept_language))
+    return await rooms.state_for(room_id, player.id, choose([], accept_language),
+                                 present(request, room_id))
 
 
 @router.get("/{room_id}/log")
@@ -64,3 +74,41 @@ async def game_log(room_id: int, rooms: RoomsDep, player: MaybeCaller,
     they are."""
     return await rooms.log_for(room_id, player.id if player else None,
                                choose([], accept_language))
+
+
+class HandOver(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    level: str | None = Field(default=None, description="a bot id of the game "
+                                                        "(GET /api/games); its first by default")
+
+
+@router.post("/{room_id}/hand-over")
+async def hand_over(room_id: int, request: Request, rooms: RoomsDep, player: Caller,
+                    body: HandOver | None = None,
+                    accept_language: Language = None) -> dict[str, Any]:
+    """Leave a running game: a bot of ``level`` plays your seat from its next decision on,
+    until you take it back."""
+    await rooms.seating.leave(room_id, player.id, body.level if body else None)
+    return await rooms.state_for(room_id, player.id, choose([], accept_language),
+                                 present(request, room_id))
+
+
+@router.post("/{room_id}/take-back")
+async def take_back(room_id: int, request: Request, rooms: RoomsDep, player: Caller,
+                    accept_language: Language = None) -> dict[str, Any]:
+    """Take your seat back from the bot that plays it: the next decision is yours."""
+    await rooms.seating.come_back(room_id, player.id)
+    return await rooms.state_for(room_id, player.id, choose([], accept_language),
+                                 present(request, room_id))
+
+
+@router.post("/{room_id}/seats/{seat}/vote")
+async def vote(room_id: int, seat: int, request: Request, rooms: RoomsDep, player: Caller,
+               accept_language: Language = None) -> dict[str, Any]:
+    """Vote to hand an away player's seat to a bot (the game's first level). A vote opens
+    once they have been away past the room's limit (live: ``away_minutes`` with no page open;
+    turn-based: the game has waited ``move_hours`` for them); a majority of the other people
+    at the table decides (``seats[i].votes`` of ``votes_needed``)."""
+    await rooms.seating.vote(room_id, player.id, seat, present(request, room_id))
+    return await rooms.state_for(room_id, player.id, choose([], accept_language),
+                                 present(request, room_id))

@@ -29,6 +29,7 @@ class Bots:
         self.rooms = rooms
         self.delay = delay
         self._tasks: dict[int, asyncio.Task[None]] = {}
+        self._closed = False
 
     def busy(self, room_id: int) -> bool:
         """A bot of the room is about to move (its table must stay in memory)."""
@@ -37,7 +38,7 @@ class Bots:
 
     def schedule(self, room_id: int) -> None:
         """Let the bots whose seats are active move (after a commit or a start)."""
-        if self.busy(room_id):
+        if self._closed or self.busy(room_id):
             return
         self._tasks.pop(room_id, None)
         table = self.rooms.tables.peek(room_id)
@@ -85,7 +86,8 @@ class Bots:
         return len(room_ids)
 
     async def close(self) -> None:
-        for task in self._tasks.values():
+        self._closed = True  # a move that ends now schedules no more
+        for task in list(self._tasks.values()):
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task

@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from anyio import to_thread
@@ -28,9 +28,12 @@ from app.games.base import IllegalMove, Move
 from app.games.words import Msg
 from app.i18n import DEFAULT
 from app.rooms.bots import Bots
-from app.rooms.events import GameMoved, Hub
+from app.rooms.clocks import Clocks
+from app.rooms.events import GameMoved, Hub, LobbyChanged
+from app.rooms.seating import Seating
 from app.rooms.store import GameStore, StaleTable
 from app.rooms.table import Table, Tables
+from app.rooms.timekeeper import Timekeeper
 
 if TYPE_CHECKING:
     from app.observe import Metrics
@@ -81,12 +84,18 @@ class RoomService:
 
     def __init__(self, engine: Engine, hub: Hub, *, bot_delay: float = 0.6,
                  games_cached: int = 2000, writer: MoveWriter | None = None,
-                 metrics: Metrics | None = None) -> None:
+                 metrics: Metrics | None = None,
+                 clock: Callable[[], float] = time.time) -> None:
         self.hub = hub
         self.metrics = metrics  # counts committed moves and their life (app.observe)
+        #: The time in epoch seconds, for clocks, deadlines and last seen (tests pass their
+        #: own).
+        self.clock = clock
         self.tables = Tables(games_cached)
         self.store = GameStore(engine, writer or move_writer(engine))
         self.bots = Bots(self, bot_delay)
+        self.seating = Seating(self)
+        self.timekeeper = Timekeeper(self)
 
     # -- tables ----------------------------------------------------------------------------
 
@@ -107,9 +116,24 @@ class RoomService:
         return self.tables.peek(room_id)
 
     async def started(self, room_id: int) -> None:
-        """A game was dealt in the room (by the lobby): load it and set its bots moving."""
-        await self.table(room_id)
+        """A game was dealt in the room (by the lobby): load it, start its clocks (if the room
+        has them) and set its bots moving."""
+        table = await self.table(room_id)
+        table.started_at = table.moved_at = self.clock()  # the first decision's time starts
+        if table.clock_setting and table.clocks is None:
+            async with self.tables.lock(room_id):
+                table.clocks = Clocks.start(table.clock_setting, table.players,
+                                            table.people_to_move(), self.clock())
+                await self.store.save_clocks(table)
+            self.timekeeper.schedule(room_id)
         self.bots.schedule(room_id)
+
+    async def rematch_offered(self, room_id: int, rematch_id: int) -> None:
+        """A rematch of the finished game was offered: its pages show it."""
+        table = await self.table(room_id)
+        table.rematch_id = rematch_id
+        table.reseated()
+        await self.hub.publish(LobbyChanged(room_id))
 
     # -- a move's life ---------------------------------------------------------------------
 
@@ -136,8 +160,13 @@ class RoomService:
         async with self.tables.lock(room_id):
             table = self.tables.peek(room_id) or table
             seat = bot_seat if bot_seat is not None else table.seat_of(player_id)
-            self._check_mover(table, seat, expected_version)
+            self._check_mover(table, seat, expected_version, bot_seat is not None)
             assert seat is not None
+            now = self.clock()
+            if table.clocks is not None and seat in table.clocks.flagged(now):
+                self.timekeeper.schedule(room_id)
+                raise ApiError(409, Msg("your time has run out"), rule="clock",
+                               version=table.version)
             try:
                 after = table.game.apply(table.state, seat, move)
             except IllegalMove as exc:
@@ -145,29 +174,46 @@ class RoomService:
                                version=table.version) from None
             events = table.game.events(table.state, seat, move, after)
             result = table.game.result(after)
+            clocks = None
+            if table.clocks is not None:
+                running = frozenset() if result else \
+                    table.people_to_move(table.game.active_seats(after))
+                clocks = table.clocks.after_move(seat, now, running)
             try:
-                await self.store.save(table, seat, move, after, events, result)
+                await self.store.save(table, seat, move, after, events, result, clocks)
             except StaleTable:
                 self.tables.forget(room_id)
                 raise ApiError(409, Msg("another move was saved first; reload the game"),
                                version=table.version) from None
             committed = time.perf_counter()
             table.advance(seat, after, events, result is not None)
+            table.clocks, table.moved_at = clocks, now
+            if bot_seat is None:
+                table.last_seen[seat] = now
             version = table.version
         if self.metrics is not None:
             self.metrics.move_played(table.game.id, committed - called)
         await self.hub.publish(GameMoved(room_id, version))
         self.bots.schedule(room_id)
+        self.timekeeper.schedule(room_id)
         return version
 
     @staticmethod
-    def _check_mover(table: Table, seat: int | None, expected_version: int | None) -> None:
+    def _check_mover(table: Table, seat: int | None, expected_version: int | None,
+                     bot: bool = False) -> None:
         """The caller holds a seat, the game runs, it saw the current version, and the game
-        waits for that seat (its turn, a prompt it answers, a phase everyone plays at once)."""
+        waits for that seat (its turn, a prompt it answers, a phase everyone plays at once);
+        a bot plays only a seat handed to it, a person only a seat no bot plays."""
         if seat is None:
             raise ApiError(403, Msg("you have no seat in this game (spectators cannot move)"))
         if table.finished:
             raise ApiError(409, Msg("the game is over"), version=table.version)
+        if bot and seat not in table.seat_bots:
+            raise ApiError(409, Msg("the seat was taken back by its player"),
+                           version=table.version)
+        if not bot and seat in table.seat_bots:
+            raise ApiError(409, Msg("a bot plays your seat now: take your seat back first"),
+                           version=table.version)
         if expected_version is not None and expected_version != table.version:
             raise StaleVersion(409, Msg("stale version {seen}: the game is at version {now}",
                                         {"seen": expected_version, "now": table.version}),
@@ -189,11 +235,14 @@ class RoomService:
     # -- reading ---------------------------------------------------------------------------
 
     async def state_for(self, room_id: int, player_id: int | None,
-                        locale: str = DEFAULT) -> dict[str, Any]:
+                        locale: str = DEFAULT,
+                        present: frozenset[int] = frozenset()) -> dict[str, Any]:
         """``GET /state``: version, active seats, what each seat is doing, the caller's seat
-        and view, the result (its words in ``locale``)."""
+        and view, the result (its words in ``locale``); who plays each seat (``present``: the
+        players with a page open now), the clocks and the turn-based deadline."""
         table = await self.table(room_id)
         seat = table.seat_of(player_id)
+        now = self.clock()
         return {
             "version": table.version,
             "active_seats": table.active(),
@@ -201,6 +250,10 @@ class RoomService:
             "your_seat": seat,
             "view": table.view(seat),
             "result": table.result_json(locale),
+            "seats": table.seats_json(present, now),
+            "pace": table.pace,
+            "deadline": table.deadline(),
+            "clocks": table.clocks.shown(now) if table.clocks else None,
         }
 
     async def moves_for(self, room_id: int, player_id: int | None) -> dict[str, Any]:
@@ -222,4 +275,5 @@ class RoomService:
                 "events": table.log_for(table.seat_of(player_id), locale)}
 
     async def close(self) -> None:
+        await self.timekeeper.close()
         await self.bots.close()

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import bindparam, insert, update
@@ -26,12 +27,13 @@ from sqlmodel import Session, col, select
 from app import speedups
 from app.db import MoveWriter
 from app.errors import ApiError
-from app.games.base import Event, Move, Result, State
+from app.games.base import Event, GameSpec, Move, Result, State
 from app.games.registry import get_game
 from app.games.words import Msg
 from app.models import MAX_ID, Player, Room, Seat
 from app.models import Game as GameRow
 from app.models import Move as MoveRow
+from app.rooms.clocks import Clocks
 from app.rooms.table import LOG_KEPT, Table
 
 # The statements of every move, built once (plain tables: no ORM plugin, one cached compile).
@@ -41,11 +43,16 @@ UPDATE_GAME = (update(_GAMES)
                .where(_GAMES.c.id == bindparam("game_row"))
                .where(_GAMES.c.version == bindparam("expected"))
                .values(state=bindparam("new_state"), version=bindparam("new_version"),
-                       finished=bindparam("new_finished"), result=bindparam("new_result")))
+                       finished=bindparam("new_finished"), result=bindparam("new_result"),
+                       clocks=bindparam("new_clocks")))
 FINISH_ROOM = update(_ROOMS).where(_ROOMS.c.id == bindparam("room")).values(status="finished")
 
 
 PLAIN_SQL = speedups.on("plain-sql")
+
+
+def _execute(statement: Any, connection: Connection) -> None:
+    connection.execute(statement)
 
 
 class StaleTable(Exception):
@@ -70,6 +77,26 @@ def event_from(data: dict[str, Any]) -> Event:
                  frozenset(seats) if seats is not None else None,
                  frozenset(data.get("not_for") or ()),
                  Msg.from_json(msg) if msg else None)
+
+
+def epoch(moment: datetime | None) -> float | None:
+    """A stored moment as epoch seconds (SQLite hands back naive datetimes, written in UTC)."""
+    if moment is None:
+        return None
+    return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).timestamp()
+
+
+def forfeit_result(game: GameSpec, state: State, players: int, seat: int) -> Result:
+    """The end of a game whose ``seat`` ran out of time with "the player loses": that seat
+    ranks last; the others rank, and the best of them win, by the score as the game stands
+    (:attr:`GameSpec.score`; without one, they share the win)."""
+    scores = tuple(game.score(state)) if game.score else tuple(0 for _ in range(players))
+    others = sorted((s for s in range(players) if s != seat), key=lambda s: -scores[s])
+    best = max(scores[s] for s in others) if others else 0
+    return Result(scores=scores, ranking=(*others, seat),
+                  winners=tuple(s for s in others if scores[s] == best),
+                  details={"forfeit": seat},
+                  headline=Msg("{player} ran out of time", {"player": f"{{p{seat}}}"}))
 
 
 def told_apart(names: list[str]) -> list[str]:
@@ -127,7 +154,20 @@ class GameStore:
                 seat_bots={s.index: s.bot_level for s in seats if s.bot_level is not None},
                 names=names,
                 rematch_id=room.rematch_id,
+                pace=room.pace, away_minutes=room.away_minutes, move_hours=room.move_hours,
+                clock_setting=room.clock,
+                clocks=Clocks.from_json(row.clocks) if row.clocks else None,
+                started_at=epoch(row.started) or 0.0,
+                moved_at=epoch(recent[-1].created if recent else row.started) or 0.0,
+                last_seen={s.index: seen for s in seats
+                           if s.player_id is not None and (seen := epoch(s.last_seen))},
+                votes={s.index: frozenset(s.votes) for s in seats if s.votes},
             )
+            for move in recent:  # a person's move is a sign of life too
+                seen = epoch(move.created)
+                if move.seat in table.seat_players and seen is not None and \
+                        seen > table.last_seen.get(move.seat, 0.0):
+                    table.last_seen[move.seat] = seen
             if replay or any(move.events is None for move in recent):
                 return self._replayed(session, table)
             for move in recent:
@@ -139,6 +179,11 @@ class GameStore:
                 table.advance(move.seat, after, [event_from(e) for e in move.events or ()],
                               game.result(after) is not None)
             table.finished = game.result(table.state) is not None
+            forfeit = (row.result or {}).get("details", {}).get("forfeit") \
+                if row.finished else None
+            if not table.finished and isinstance(forfeit, int):
+                table.forfeit = forfeit_result(game, table.state, table.players, forfeit)
+                table.finished = True
             return table
 
     def _replayed(self, session: Session, table: Table) -> Table:
@@ -165,18 +210,48 @@ class GameStore:
 
     # -- saving ----------------------------------------------------------------------------
 
+    async def save_seat(self, room_id: int, seat: int, **values: Any) -> None:
+        """Change a seat of a running game (who plays it, votes, last seen); committed in
+        order with the moves."""
+        statement = (update(Seat).where(col(Seat.room_id) == room_id)
+                     .where(col(Seat.index) == seat).values(**values))
+        await self.writer.write(functools.partial(_execute, statement))
+
+    async def save_clocks(self, table: Table) -> None:
+        """The clocks' reading, between moves (a seat handed over or taken back, a stop)."""
+        statement = (update(GameRow).where(col(GameRow.id) == table.game_row_id)
+                     .values(clocks=table.clocks.to_json() if table.clocks else None))
+        await self.writer.write(functools.partial(_execute, statement))
+
+    async def save_forfeit(self, table: Table, result: Result) -> None:
+        """The game ended by a seat out of time that loses: the result and the room's
+        status."""
+        finish = (update(GameRow).where(col(GameRow.id) == table.game_row_id)
+                  .values(finished=True, result=result.to_json(),
+                          clocks=table.clocks.to_json() if table.clocks else None))
+
+        def write(connection: Connection) -> None:
+            connection.execute(finish)
+            connection.execute(FINISH_ROOM, {"room": table.room_id})
+
+        await self.writer.write(write)
+
     async def save(self, table: Table, seat: int, move: Move, after: State,
-                   events: list[Event], result: Result | None) -> None:
-        """Store the move that takes ``table`` to its next version; returns once committed.
-        :class:`StaleTable` if another writer stored a move of this game first."""
+                   events: list[Event], result: Result | None,
+                   clocks: Clocks | None = None) -> None:
+        """Store the move that takes ``table`` to its next version (with the clocks' new
+        reading); returns once committed. :class:`StaleTable` if another writer stored a move
+        of this game first."""
         await self.writer.write(functools.partial(
             self._write if PLAIN_SQL else self._write_orm, table.room_id, table.game_row_id,
-            table.version, seat, move, functools.partial(table.game.dump, after), events, result))
+            table.version, seat, move, functools.partial(table.game.dump, after), events, result,
+            clocks.to_json() if clocks else None))
 
     @staticmethod
     def _write(room_id: int, game_row_id: int, version: int, seat: int, move: Move,
                snapshot: Callable[[], dict[str, Any]], events: list[Event],
-               result: Result | None, connection: Connection) -> None:
+               result: Result | None, clocks: dict[str, Any] | None,
+               connection: Connection) -> None:
         """The move row and the new snapshot, guarded by the version, in the writer's
         transaction (plain SQL statements: this runs for every move, in the writer's thread,
         where the snapshot is serialized too)."""
@@ -187,7 +262,7 @@ class GameStore:
             updated = connection.execute(UPDATE_GAME, {
                 "game_row": game_row_id, "expected": version, "new_state": snapshot(),
                 "new_version": version + 1, "new_finished": result is not None,
-                "new_result": result.to_json() if result else None})
+                "new_result": result.to_json() if result else None, "new_clocks": clocks})
         except IntegrityError:
             raise StaleTable from None
         if updated.rowcount != 1:
@@ -198,7 +273,8 @@ class GameStore:
     @staticmethod
     def _write_orm(room_id: int, game_row_id: int, version: int, seat: int, move: Move,
                    snapshot: Callable[[], dict[str, Any]], events: list[Event],
-                   result: Result | None, connection: Connection) -> None:
+                   result: Result | None, clocks: dict[str, Any] | None,
+                   connection: Connection) -> None:
         """:meth:`_write` through an ORM session (the plain way, for the benchmarks: the
         session's unit of work cost more than the whole rest of a move)."""
         session = Session(bind=connection)
@@ -210,7 +286,7 @@ class GameStore:
                 update(GameRow).where(col(GameRow.id) == game_row_id)
                 .where(col(GameRow.version) == version)
                 .values(state=snapshot(), version=version + 1, finished=result is not None,
-                        result=result.to_json() if result else None))
+                        result=result.to_json() if result else None, clocks=clocks))
         except IntegrityError:
             raise StaleTable from None
         if updated.rowcount != 1:  # type: ignore[attr-defined]

@@ -20,6 +20,7 @@ from pydantic import BaseModel
 from app.games.base import Event, GameSpec, Result, SeatStatus, State
 from app.games.words import Msg
 from app.i18n import DEFAULT, fill_names, say, words
+from app.rooms.clocks import Clocks
 
 #: Log lines kept in memory per room for the game log.
 LOG_KEPT = 200
@@ -59,6 +60,23 @@ class Table:
     seating: int = 0
     #: The rematch offered at the end (its room), if any.
     rematch_id: int | None = None
+    #: The room's pace: "live" or "turn" (by correspondence), and its limits (app/models.py).
+    pace: str = "live"
+    away_minutes: int = 5
+    move_hours: int = 24
+    #: The room's clock setting (app/models.py ``Room.clock``) and the seats' chess clocks
+    #: (None: the room has none).
+    clock_setting: dict[str, Any] | None = None
+    clocks: Clocks | None = None
+    #: When the game was dealt, and when the last move was made (epoch seconds).
+    started_at: float = 0.0
+    moved_at: float = 0.0
+    #: When each person last had a page of the room open or moved (epoch seconds), by seat.
+    last_seen: dict[int, float] = field(default_factory=dict)
+    #: The players who voted to hand each away seat to a bot.
+    votes: dict[int, frozenset[int]] = field(default_factory=dict)
+    #: A game ended by the platform rather than by its rules (a seat out of time that loses).
+    forfeit: Result | None = None
 
     def seat_of(self, player_id: int | None) -> int | None:
         for seat, pid in self.seat_players.items():
@@ -87,9 +105,10 @@ class Table:
 
     def _public_now(self) -> tuple[list[int], list[str], Result | None]:
         if self._public is None:
-            self._public = (sorted(self.game.active_seats(self.state)),
+            self._public = (sorted(self.game.active_seats(self.state)) if not self.forfeit
+                            else [],
                             [self.status(seat).doing for seat in range(self.players)],
-                            self.game.result(self.state))
+                            self.game.result(self.state) or self.forfeit)
             self._results = {}
         return self._public
 
@@ -114,8 +133,73 @@ class Table:
         return self.game.seat_status(self.state, seat)
 
     def reseated(self) -> None:
-        """Something the seat bar shows changed between moves."""
+        """Something the seat bar shows changed between moves (its public part too: a game
+        ended by a forfeit)."""
         self.seating += 1
+        self._public = None
+
+    def people_to_move(self, active: frozenset[int] | None = None) -> frozenset[int]:
+        """The active seats that people play (not bots): the clocks that run."""
+        if active is None:
+            active = frozenset(self.active())
+        return frozenset(seat for seat in active if seat not in self.seat_bots)
+
+    def seats_json(self, present: frozenset[int], now: float) -> list[dict[str, Any]]:
+        """Who plays each seat, for API clients and pages: a person (``person``: true), and
+        whether a bot plays for them now (``bot``: its level); when each person was last seen
+        (epoch seconds; ``here``: a page of theirs is open); the votes to hand an away seat to
+        a bot and how many it needs; whether a vote may open (``overdue``)."""
+        seats = []
+        for seat in range(self.players):
+            person = seat in self.seat_players
+            seats.append({
+                "seat": seat, "name": self.names[seat], "person": person,
+                "bot": self.seat_bots.get(seat),
+                "here": person and self.seat_players[seat] in present,
+                "last_seen": self.last_seen.get(seat) if person else None,
+                "votes": len(self.votes.get(seat, ())),
+                "votes_needed": self.votes_needed(seat) if person else 0,
+                "overdue": self.overdue(seat, present, now),
+                "vote_opens": self.vote_opens(seat, present),
+            })
+        return seats
+
+    def votes_needed(self, seat: int) -> int:
+        """Votes that hand an away person's seat to a bot: a majority of the other people
+        playing at the table (at least one); bots do not vote."""
+        voters = [s for s in self.seat_players if s != seat and s not in self.seat_bots]
+        return len(voters) // 2 + 1
+
+    def deadline(self) -> float | None:
+        """Turn-based: when the per-move time of the seats the game waits for runs out."""
+        if self.pace != "turn" or self.finished:
+            return None
+        return self.moved_at + 3600 * self.move_hours
+
+    def away_since(self, seat: int, present: frozenset[int]) -> float | None:
+        """Since when the person on ``seat`` has been away (None: a page of theirs is open,
+        or a bot plays the seat). ``present``: the players with a page open now."""
+        player = self.seat_players.get(seat)
+        if player is None or seat in self.seat_bots or player in present:
+            return None
+        return self.last_seen.get(seat, self.started_at)
+
+    def vote_opens(self, seat: int, present: frozenset[int]) -> float | None:
+        """When the others may vote the seat to a bot (epoch seconds; None: not while things
+        stay as they are): live, once its person has been away ``away_minutes`` with no page
+        open; turn-based, once the game has waited ``move_hours`` for the seat."""
+        if self.finished or seat not in self.seat_players or seat in self.seat_bots:
+            return None
+        if self.pace == "turn":
+            return self.moved_at + 3600 * self.move_hours if seat in self.active() else None
+        since = self.away_since(seat, present)
+        return since + 60 * self.away_minutes if since is not None else None
+
+    def overdue(self, seat: int, present: frozenset[int], now: float) -> bool:
+        """The others may vote the seat to a bot now."""
+        opens = self.vote_opens(seat, present)
+        return opens is not None and now >= opens
+
 
     def advance(self, seat: int, after: State, events: list[Event], finished: bool) -> None:
         """Move the table on by one applied move (already stored)."""
@@ -193,6 +277,10 @@ class Tables:
                 continue
             del self._tables[room_id]
             excess -= 1
+
+    def all(self) -> list[Table]:
+        """Every table in memory."""
+        return list(self._tables.values())
 
     def forget(self, room_id: int) -> None:
         """Drop the room's table (the next use loads it from the database)."""

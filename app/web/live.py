@@ -20,7 +20,7 @@ from app.i18n import COOKIE as LANGUAGE_COOKIE
 from app.i18n import DEFAULT, choose, say
 from app.lobby.service import Lobby
 from app.realtime.feed import Feeds, RoomFeed
-from app.realtime.sockets import Connection, RateLimit, admitted, frame_refusal
+from app.realtime.sockets import Connection, RateLimit, admitted, frame_refusal, seen
 from app.rooms.events import GameMoved, LobbyChanged, RoomEvent
 from app.rooms.service import RoomService
 from app.rooms.table import Table
@@ -92,8 +92,8 @@ class HtmlSocket:
         return True
 
     def _regions(self, table: Table, seat: int | None) -> dict[str, str]:
-        """The regions for ``seat``, each rendered once per version and language (the seat bar
-        once per version, language and presence; a new seating is a new version here), shared by that seat's browsers."""
+        """The regions for ``seat``, each rendered once per version, seating and language (the
+        seat bar once per presence too), shared by that seat's browsers."""
         assert self.feed is not None
         shared = self.feed.shared((table.version, table.seating))
         presence = self.feeds.presence(self.room_id)
@@ -139,6 +139,7 @@ async def html_socket(ws: WebSocket) -> None:
         await asyncio.shield(socket.feed.ready)
         await feeds.announce(room_id)  # this page's own push follows from it
         await socket.on_event(LobbyChanged(room_id))  # the page may be older than the socket
+        await seen(ws, room_id, socket.player_id)
         await socket.read()
     except (WebSocketDisconnect, RuntimeError):
         pass
@@ -146,3 +147,4 @@ async def html_socket(ws: WebSocket) -> None:
         await feeds.leave(socket.feed, ws)
         gate: SocketGate = ws.app.state.sockets
         gate.release(ticket)
+        await seen(ws, room_id, socket.player_id)

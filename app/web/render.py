@@ -10,10 +10,12 @@ browsers receive only the regions whose HTML changed, as ``hx-swap-oob`` fragmen
 from __future__ import annotations
 
 import json
+import time
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from babel.dates import format_date, format_datetime
+from babel.dates import format_date, format_datetime, format_timedelta
 from babel.numbers import format_decimal
 from jinja2 import (
     ChoiceLoader,
@@ -81,7 +83,21 @@ def make_environment(settings: Settings, locale: str = DEFAULT) -> Environment:
     env.filters["date"] = lambda value: format_date(value, format="medium", locale=locale)
     env.filters["datetime"] = lambda value: format_datetime(value, format="medium",
                                                             locale=locale)
+    #: Epoch seconds as a moment to read ("Tue 14:05") and as a time ago ("3 hours ago").
+    env.filters["moment"] = lambda value: format_datetime(
+        datetime.fromtimestamp(value, UTC), format="EEE HH:mm", locale=locale)
+    env.filters["ago"] = lambda value: format_timedelta(
+        -max(1.0, time.time() - value), add_direction=True, locale=locale)
+    env.filters["clock"] = clock_text
     return env
+
+
+def clock_text(seconds: float) -> str:
+    """A clock's time left as a chess clock shows it: "9:05", "1:02:03" (whole seconds)."""
+    whole = max(0, int(seconds))
+    hours, rest = divmod(whole, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02}:{secs:02}" if hours else f"{minutes}:{secs:02}"
 
 
 def _locale_of(env: Environment) -> str:
@@ -95,12 +111,14 @@ def make_environments(settings: Settings) -> dict[str, Environment]:
 
 
 def table_context(table: Table, seat: int | None, presence: Presence | None = None,
-                  locale: str = DEFAULT) -> dict[str, Any]:
+                  locale: str = DEFAULT, now: float | None = None) -> dict[str, Any]:
     """Everything a game template may use: the seat's view, its legal moves and the room;
-    for the seat bar, who is connected (``online``: seats, ``watching``: other pages); the
+    for the seat bar, who is connected (``online``: seats, ``watching``: other pages), who
+    plays each seat (``seating``), the clocks and the turn-based deadline at ``now``; the
     log in ``locale``."""
     active = table.active()
     present = presence or Presence()
+    now = time.time() if now is None else now
     seated = set(table.seat_players.values())
     legal = (table.game.legal_moves(table.state, seat)
              if seat is not None and seat in active and seat not in table.seat_bots else [])
@@ -120,6 +138,12 @@ def table_context(table: Table, seat: int | None, presence: Presence | None = No
         "finished": table.finished,
         "rematch_id": table.rematch_id,
         "online": {s for s, pid in table.seat_players.items() if pid in present.players},
+        "seating": table.seats_json(frozenset(present.players), now),
+        "clocks": table.clocks.shown(now) if table.clocks else None,
+        "pace": table.pace,
+        "move_hours": table.move_hours,
+        "deadline": table.deadline(),
+        "now": now,
         "watching": len(present.players - seated) + present.anonymous,
     }
 

@@ -37,10 +37,13 @@ def upgrade() -> None:
                                    server_default=sa.false()))
     with op.batch_alter_table("game") as batch:
         batch.add_column(sa.Column("clocks", sa.JSON(), nullable=True))
+        batch.add_column(sa.Column("started", sa.DateTime(), nullable=False,
+                                   server_default=sa.func.current_timestamp()))
 
 
 def downgrade() -> None:
     with op.batch_alter_table("game") as batch:
+        batch.drop_column("started")
         batch.drop_column("clocks")
     with op.batch_alter_table("seat") as batch:
         batch.drop_column("invited")
