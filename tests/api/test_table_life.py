@@ -258,3 +258,19 @@ def test_a_clean_restart_pauses_the_clocks_and_charges_nothing_for_the_downtime(
         assert left == [500, 600]
         fake.advance(20)
         assert ana.get(f"/api/rooms/{rid}/state").json()["clocks"]["left"] == [480, 600]
+
+
+def test_in_a_simultaneous_phase_every_active_seats_clock_runs(app, players, clock):
+    from tests.api.test_evergreen_simultaneous import first_step, to_act_phase
+
+    ana, bo = players[:2]
+    rid = room_with(app, players, game="evergreen",
+                    clock={"minutes": 5, "increment": 0, "on_timeout": "bot"})
+    to_act_phase(players, rid)  # the picks take no time on the fake clock
+    body = state(ana, rid)
+    assert body["active_seats"] == [0, 1] and body["clocks"]["running"] == [0, 1]
+    clock.advance(30)
+    ana.post(f"/api/rooms/{rid}/moves", {"move": first_step(ana, rid)})
+    clock.advance(10)
+    left = state(bo, rid)["clocks"]["left"]
+    assert left == [260, 260]  # both ran for 40 s: a step does not stop Ana's clock
