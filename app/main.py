@@ -40,9 +40,11 @@ from app.observe import Metrics, configure_logging, counted_error
 from app.realtime.feed import Feeds
 from app.realtime.sockets import game_socket
 from app.rooms import api as rooms_api
+from app.rooms import replay_api
 from app.rooms.events import MemoryHub
+from app.rooms.replay import Replays
 from app.rooms.service import RoomService
-from app.web import pages
+from app.web import history, pages, seats
 from app.web.live import html_socket
 from app.web.render import APP_DIR, make_environments
 
@@ -183,6 +185,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         migrate(engine)
         cleanup = start_cleanup(engine, settings)  # idle rooms and players (README)
         await app.state.rooms.bots.resume()
+        await app.state.rooms.timekeeper.resume()
         tune_gc()
         yield
         await cleanup.stop()
@@ -201,6 +204,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.rooms = RoomService(engine, hub, bot_delay=settings.bot_delay,
                                  games_cached=settings.games_cached, metrics=metrics)
     app.state.lobby = Lobby(engine, app.state.rooms, max_open_rooms=settings.max_open_rooms)
+    app.state.replays = Replays(engine)  # finished games, rebuilt for their replays
     app.state.feeds = Feeds(hub)
     app.state.envs = make_environments(settings)
     app.state.limits = RateLimits(settings)
@@ -245,7 +249,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app.include_router(lobby_api.router)
     app.include_router(rooms_api.router)
+    app.include_router(replay_api.router)
     app.include_router(pages.router)
+    app.include_router(seats.router)
+    app.include_router(history.router)
     app.router.routes.extend(SOCKET_ROUTES.routes)  # reached only with the "sockets" speed-up off
 
     vendor = Path(settings.npm_dir)

@@ -261,8 +261,9 @@ class GameSpec:
     about_components: str = ""
     #: The rules panel: every rule the game's refusals cite, in the game's order.
     rules: tuple[RuleText, ...] = ()
-    #: Each seat's score as the game stands (what it would score if the game ended now), for
-    #: the score timeline of a replay and a forfeit's ranking; at the end, the result's scores.
+    #: Each seat's score as the game stands, read only from what every seat sees (a replay's
+    #: score line is shown to spectators), for the score timeline of a replay and a forfeit's
+    #: ranking; at the end, the result's scores.
     score: Callable[[State], tuple[int, ...]] | None = None
 
     @property

@@ -1,5 +1,5 @@
-"""The lobby's JSON API (DESIGN.md §5): players, games, rooms, seats, bots, start. Each route
-is one call of the lobby's service."""
+"""The lobby's JSON API (DESIGN.md §5): players, games, rooms, seats, bots, table settings,
+start and rematches. Each route is one call of the lobby's service."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from app.games.words import N_
 from app.guard import RateLimits, rate_limited
 from app.identity import Caller, MaybeCaller, create_player, set_cookie
-from app.lobby.service import Lobby, WrongInvite, games_json
+from app.lobby.service import Lobby, TableSettings, WrongInvite, games_json
 
 router = APIRouter(prefix="/api", tags=["lobby"])
 
@@ -30,7 +30,10 @@ class NewPlayer(BaseModel):
     name: str = Field(max_length=200, description="display name, 1–40 characters")
 
 
-class NewRoom(BaseModel):
+class NewRoom(TableSettings):
+    """A room: its game, seats and options, and how it plays (:class:`TableSettings`: pace,
+    away limit, time per move, clock, replays; a clock only with ``pace`` "live")."""
+
     model_config = ConfigDict(extra="forbid")
     game: str = Field(description="a game id from GET /api/games")
     players: int = Field(description="number of seats")
@@ -42,6 +45,12 @@ class NewRoom(BaseModel):
     seated: bool = Field(default=True, description="the creator takes seat 0; false: the "
                                                    "creator hosts and watches (a table of "
                                                    "bots, or friends who join)")
+
+
+class RematchAnswer(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    accept: bool = Field(description="true: take the seat held for you; false: decline (the "
+                                     "seat is free for anyone with the invite link)")
 
 
 class SeatChoice(BaseModel):
@@ -81,9 +90,11 @@ async def list_games() -> list[dict[str, Any]]:
 @router.post("/rooms", status_code=201,
              dependencies=[Depends(rate_limited("rooms", N_("new rooms")))])
 async def create_room(body: NewRoom, player: Caller, lobby: LobbyDep) -> dict[str, Any]:
-    """Create a room; the creator takes seat 0 and hosts it."""
+    """Create a room; the creator takes seat 0 and hosts it. The table settings are in the
+    answer's ``table``; a clock with ``pace`` "turn": 422."""
+    table = TableSettings.model_validate(body.model_dump(include=set(TableSettings.model_fields)))
     return await lobby.create_room(player, body.game, body.players, body.options,
-                                   body.private, body.seated)
+                                   body.private, body.seated, table)
 
 
 @router.get("/rooms")
@@ -150,7 +161,43 @@ async def set_options(room_id: int, options: dict[str, Any], player: Caller,
     return await lobby.set_options(player, room_id, options)
 
 
+@router.put("/rooms/{room_id}/table")
+async def set_table(room_id: int, body: TableSettings, player: Caller,
+                    lobby: LobbyDep) -> dict[str, Any]:
+    """The host changes the table settings before the start; the body replaces them (fields
+    left out take their defaults)."""
+    return await lobby.set_table(player, room_id, body)
+
+
 @router.post("/rooms/{room_id}/start")
 async def start(room_id: int, player: Caller, lobby: LobbyDep) -> dict[str, Any]:
-    """Deal the game once every seat is taken; bots on active seats start moving."""
+    """Deal the game once every seat is taken and nobody's answer to a rematch is awaited;
+    bots on active seats start moving."""
     return await lobby.start(player, room_id)
+
+
+@router.post("/rooms/{room_id}/rematch", status_code=201,
+             dependencies=[Depends(rate_limited("rooms", N_("new rooms")))],
+             responses={200: {"description": "the rematch offered before (no new room)"}})
+async def offer_rematch(room_id: int, player: Caller, lobby: LobbyDep,
+                        response: Response) -> dict[str, Any]:
+    """Offer a rematch of a finished game you played in: a new room (201) of the same game,
+    seats, options and table settings, hosted by you. You and the bots keep your seats;
+    every other player's seat is held for them (``seats[i].invited``) until they answer with
+    ``POST /api/rooms/{new}/rematch/answer``. If a rematch was offered already, that room
+    (200). It starts by itself once every seat is taken and nobody's answer is awaited. The
+    finished room's ``rematch_id`` names it. 403: you did not play in the game; 409: the
+    game is not over."""
+    room, created = await lobby.offer_rematch(player, room_id)
+    if not created:
+        response.status_code = 200
+    return room
+
+
+@router.post("/rooms/{room_id}/rematch/answer")
+async def answer_rematch(room_id: int, body: RematchAnswer, player: Caller,
+                         lobby: LobbyDep) -> dict[str, Any]:
+    """Accept or decline the seat a rematch holds for you (a declined seat is free for anyone
+    with the invite link; a room left without people closes). The last acceptance of a full
+    table starts the game. 403: no seat is held for you here."""
+    return await lobby.answer_rematch(player, room_id, body.accept)

@@ -76,6 +76,8 @@ def sweep(engine: Engine, now: datetime, room_idle: timedelta,
                 < room_cutoff]
         for chunk in _chunks(idle):
             session.execute(delete(Seat).where(col(Seat.room_id).in_(chunk)))
+            session.execute(update(Room).where(col(Room.rematch_id).in_(chunk))  # a rematch
+                            .values(rematch_id=None))  # never started: "Play again" anew
             session.execute(delete(Room).where(col(Room.id).in_(chunk)))
 
         referenced = [~exists().where(column == col(Player.id)) for column in _player_refs()]

@@ -2,24 +2,32 @@
 each, used by the JSON API and the pages alike.
 
 The creator of a room is its host: only the host starts it, adds or removes bots, changes its
-options and removes a seated player before the start; when the host leaves, the next person
-seated becomes host. A private room is never listed and is joined only with its invite code
-(at least 64 bits), which only the people seated in it are shown.
+options and table settings (pace, clock, replays) and removes a seated player before the
+start; when the host leaves, the next person seated becomes host. A private room is never
+listed and is joined only with its invite code (at least 64 bits), which only the people
+seated in it are shown.
 
 Every command runs one short transaction off the event loop and raises :class:`ApiError` with
 the status of DESIGN.md §3.4 when the request cannot be honoured; nothing changes in that
 case. After a change it tells the room's sockets (:class:`LobbyChanged`); ``start`` also hands
 the dealt game to the room service, which sets the bots moving.
+
+At the end of a game any person seated in it may offer a rematch (:meth:`Lobby.offer_rematch`):
+a new room of the same game, seats, options and table settings, hosted by the offerer. Bots
+take their old seats at once; every other person's seat is held for them (``Seat.invited``)
+until they accept or decline (:meth:`Lobby.answer_rematch`; declining frees the seat for
+anyone with the invite link). A rematch starts by itself as soon as every seat is taken and
+nobody's answer is awaited.
 """
 
 from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 from anyio import to_thread
-from pydantic import ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sqlalchemy import or_, update
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
@@ -45,6 +53,77 @@ class WrongInvite(ApiError):
 
     def __init__(self) -> None:
         super().__init__(403, Msg("this table is private: you need its invite link to join"))
+
+
+class ClockSetting(BaseModel):
+    """A chess clock per seat (live tables only)."""
+
+    model_config = ConfigDict(extra="forbid")
+    minutes: int = Field(ge=1, le=180, description="each seat's time for the whole game, "
+                                                   "1–180 minutes")
+    increment: int = Field(default=0, ge=0, le=120, description="seconds added to a seat's "
+                                                                "clock after each of its "
+                                                                "moves, 0–120")
+    on_timeout: Literal["bot", "lose"] = Field(
+        default="bot", description="when a seat's time runs out: \"bot\" (a bot plays on) or "
+                                   "\"lose\" (the player loses the game)")
+
+
+class TableSettings(BaseModel):
+    """How a room plays, beside its game's options (app/models.py ``Room``)."""
+
+    model_config = ConfigDict(extra="forbid")
+    pace: Literal["live", "turn"] = Field(
+        default="live", description="\"live\": everyone plays now; \"turn\": by "
+                                    "correspondence, each move may take up to move_hours")
+    away_minutes: int = Field(default=5, ge=1, le=120, description="live tables: minutes a "
+                                                                   "person may be away before "
+                                                                   "the others may vote their "
+                                                                   "seat to a bot, 1–120")
+    move_hours: int = Field(default=24, ge=1, le=336, description="turn-based tables: hours "
+                                                                  "a move may take, 1–336 "
+                                                                  "(two weeks)")
+    clock: ClockSetting | None = Field(default=None, description="a chess clock per seat "
+                                                                 "(live tables only); null: "
+                                                                 "none")
+    public_replay: bool = Field(default=False, description="the finished game's replay shows "
+                                                           "every hand (otherwise what a "
+                                                           "spectator saw)")
+
+
+def table_json(room: Room) -> dict[str, Any]:
+    """A room's table settings as the API shows them (:class:`TableSettings`)."""
+    return {"pace": room.pace, "away_minutes": room.away_minutes,
+            "move_hours": room.move_hours, "clock": room.clock,
+            "public_replay": room.public_replay}
+
+
+def _table_settings(given: dict[str, Any] | TableSettings | None) -> TableSettings:
+    """The table settings checked (422 naming each bad field); a clock only at a live
+    table."""
+    if isinstance(given, TableSettings):
+        settings = given
+    else:
+        try:
+            settings = TableSettings.model_validate(given or {})
+        except ValidationError as exc:
+            problems = [_option_problem(e) for e in exc.errors()]
+            raise ApiError(422, Msg("invalid table settings: {problems}",
+                                    {"problems": problems}),
+                           fields=sorted({".".join(map(str, e["loc"])) for e in exc.errors()})
+                           ) from None
+    if settings.pace != "live" and settings.clock is not None:
+        raise ApiError(422, Msg("clocks are for live tables only: a turn-based table has its "
+                                "time per move instead"), fields=["clock"])
+    return settings
+
+
+def _apply_table(room: Room, settings: TableSettings) -> None:
+    room.pace = settings.pace
+    room.away_minutes = settings.away_minutes
+    room.move_hours = settings.move_hours
+    room.clock = settings.clock.model_dump(mode="json") if settings.clock else None
+    room.public_replay = settings.public_replay
 
 
 def games_json() -> list[dict[str, Any]]:
@@ -92,17 +171,19 @@ def _names(session: Session, ids: list[int]) -> dict[int, str]:
 
 
 def room_json(session: Session, room: Room, viewer: int | None = None) -> dict[str, Any]:
-    """A room as ``viewer`` (a player id) may see it: game, seats with their occupants, host,
-    status; its invite code only for its host and the people seated in it."""
+    """A room as ``viewer`` (a player id) may see it: game, seats with their occupants (a seat
+    ``invited``: held for a rematch's invitee until they answer), host, status, table
+    settings, the rematch it is of and the rematch offered at its end; its invite code only
+    for its host and the people seated in it."""
     assert room.id is not None
     seats = {seat.index: seat for seat in _seats(session, room.id)}
     people = [s.player_id for s in seats.values() if s.player_id is not None]
     names = _names(session, [*people, *([room.host_id] if room.host_id else [])])
     game_row = session.exec(select(Game).where(Game.room_id == room.id)).first()
-    invited = viewer is not None and (viewer in people or viewer == room.host_id)
+    insider = viewer is not None and (viewer in people or viewer == room.host_id)
     return {
         "id": room.id,
-        "code": room.code if invited else None,
+        "code": room.code if insider else None,
         "game": room.game_id,
         "title": get_game(room.game_id).title,
         "players": room.players,
@@ -112,8 +193,11 @@ def room_json(session: Session, room: Room, viewer: int | None = None) -> dict[s
         "created_by": room.created_by,
         "host": ({"id": room.host_id, "name": names.get(room.host_id, "?")}
                  if room.host_id is not None else None),
-        "invite": f"/r/{room.code}" if invited else None,
+        "invite": f"/r/{room.code}" if insider else None,
         "version": game_row.version if game_row else None,
+        "table": table_json(room),
+        "rematch_of": room.rematch_of,
+        "rematch_id": room.rematch_id,
         "seats": [
             {
                 "index": i,
@@ -124,6 +208,7 @@ def room_json(session: Session, room: Room, viewer: int | None = None) -> dict[s
                 ),
                 "bot": seats[i].bot_level if i in seats else None,
                 "free": i not in seats,
+                "invited": i in seats and seats[i].invited,
             }
             for i in range(room.players)
         ],
@@ -208,6 +293,17 @@ class Lobby:
         await self.rooms.hub.publish(LobbyChanged(room_id))
         return result
 
+    async def _seated(self, room_id: int,
+                      command: Callable[..., tuple[dict[str, Any], bool]],
+                      *args: Any) -> dict[str, Any]:
+        """Run a command that may deal the room's game (a start, or a rematch's last seat
+        taken); a dealt game goes to the room service before the room's sockets hear of it."""
+        room, dealt = await self._run(command, *args)
+        if dealt:
+            await self.rooms.started(room_id)
+        await self.rooms.hub.publish(LobbyChanged(room_id))
+        return room
+
     # -- reading ---------------------------------------------------------------------------
 
     async def get_room(self, room_id: int, viewer: int | None = None) -> dict[str, Any]:
@@ -256,15 +352,18 @@ class Lobby:
 
     async def create_room(self, player: Player, game_id: str, players: int,
                           options: dict[str, Any] | None, private: bool = False,
-                          seated: bool = True) -> dict[str, Any]:
+                          seated: bool = True,
+                          table: dict[str, Any] | TableSettings | None = None
+                          ) -> dict[str, Any]:
         """A new room of ``game_id`` for ``players`` seats, hosted by its creator, who takes
-        seat 0 unless they only watch (``seated=False``)."""
+        seat 0 unless they only watch (``seated=False``); ``table``: its
+        :class:`TableSettings` (the defaults: live, no clock)."""
         return await self._run(self._create_room, player, game_id, players, options, private,
-                               seated)
+                               seated, table)
 
     def _create_room(self, player: Player, game_id: str, players: int,
-                     options: dict[str, Any] | None, private: bool,
-                     seated: bool) -> dict[str, Any]:
+                     options: dict[str, Any] | None, private: bool, seated: bool,
+                     table: dict[str, Any] | TableSettings | None) -> dict[str, Any]:
         try:
             game = get_game(game_id)
         except UnknownGame:
@@ -276,23 +375,14 @@ class Lobby:
                                      "most": game.max_players, "players": players}),
                            fields=["players"])
         checked = _options(game_id, options)
+        settings = _table_settings(table)
         with self.session() as session:
             assert player.id is not None
-            # The write lock first (a no-op UPDATE of the host's row), so that two creations
-            # at once cannot both count the rooms before either adds its own.
-            session.execute(update(Player).where(col(Player.id) == player.id)
-                            .values(name=Player.name)
-                            .execution_options(synchronize_session=False))
-            hosted = len(session.exec(select(Room.id).where(Room.host_id == player.id)
-                                      .where(Room.status == "lobby")).all())
-            if hosted >= self.max_open_rooms:
-                raise ApiError(409, plural(
-                    "you already host {n} table waiting for its start: start or leave it first",
-                    "you already host {n} tables waiting for their start: start or leave one "
-                    "first", "n", n=hosted))
+            self._check_hosted(session, player)
             room = Room(code=self._new_code(session), game_id=game.id, players=players,
                         options=checked, created_by=player.id, host_id=player.id,
                         private=private)
+            _apply_table(room, settings)
             session.add(room)
             session.flush()
             assert room.id is not None
@@ -300,6 +390,21 @@ class Lobby:
                 session.add(Seat(room_id=room.id, index=0, player_id=player.id))
             session.commit()
             return room_json(session, room, player.id)
+
+    def _check_hosted(self, session: Session, player: Player) -> None:
+        """409 when the player already hosts ``max_open_rooms`` rooms waiting for their
+        start. Takes the write lock first (a no-op UPDATE of the host's row), so that two
+        creations at once cannot both count the rooms before either adds its own."""
+        session.execute(update(Player).where(col(Player.id) == player.id)
+                        .values(name=Player.name)
+                        .execution_options(synchronize_session=False))
+        hosted = len(session.exec(select(Room.id).where(Room.host_id == player.id)
+                                  .where(Room.status == "lobby")).all())
+        if hosted >= self.max_open_rooms:
+            raise ApiError(409, plural(
+                "you already host {n} table waiting for its start: start or leave it first",
+                "you already host {n} tables waiting for their start: start or leave one "
+                "first", "n", n=hosted))
 
     @staticmethod
     def _new_code(session: Session) -> str:
@@ -310,27 +415,37 @@ class Lobby:
 
     async def join(self, player: Player, room_id: int, seat: int | None,
                    code: str | None = None) -> dict[str, Any]:
-        """Take a seat (the first free one by default); a private room needs its code."""
-        return await self._changed(room_id, self._join, player, room_id, seat, code)
+        """Take a seat (the first free one by default); a private room needs its code. The
+        last seat of a rematch taken starts it."""
+        return await self._seated(room_id, self._join, player, room_id, seat, code)
 
     def _join(self, player: Player, room_id: int, seat: int | None,
-              code: str | None) -> dict[str, Any]:
+              code: str | None) -> tuple[dict[str, Any], bool]:
         with self.session() as session:
             room = _room(session, room_id, lock=True)
+            mine = next((s for s in _seats(session, room_id) if s.player_id == player.id), None)
+            if mine is not None and mine.invited:
+                raise ApiError(409, Msg("seat {seat} is held for you: accept or decline the "
+                                        "rematch", {"seat": str(mine.index + 1)}))
             if room.private and not (isinstance(code, str)
                                      and secrets.compare_digest(code, room.code)):
                 raise WrongInvite
-            if any(s.player_id == player.id for s in _seats(session, room_id)):
+            if mine is not None:
                 raise ApiError(409, Msg("you already have a seat in this room"))
             index = self._free_seat(session, room, seat)
             session.add(Seat(room_id=room_id, index=index, player_id=player.id))
+            session.flush()
+            dealt = self._deal_if_ready(session, room)
             session.commit()
-            return room_json(session, room, player.id)
+            return room_json(session, room, player.id), dealt
 
     async def leave(self, player: Player, room_id: int) -> dict[str, Any]:
-        """Give up one's seat before the start; the next person seated becomes host if the
-        host leaves, and the last person out closes the room."""
-        return await self._changed(room_id, self._leave, player, room_id)
+        """Give up one's seat before the start (an invitee's seat too: a decline); the next
+        person seated becomes host if the host leaves, and the last person out closes the
+        room."""
+        room = await self._changed(room_id, self._leave, player, room_id)
+        await self._rematch_closed(room)
+        return room
 
     def _leave(self, player: Player, room_id: int) -> dict[str, Any]:
         with self.session() as session:
@@ -340,28 +455,55 @@ class Lobby:
                 raise ApiError(403, Msg("you have no seat in this room"))
             if room.status != "lobby":
                 raise ApiError(409, Msg("the game has started: you cannot leave the room now"))
-            for seat in mine:
+            return self._vacate(session, room, mine, player)
+
+    def _vacate(self, session: Session, room: Room, seats: list[Seat],
+                player: Player) -> dict[str, Any]:
+        """Free ``player``'s ``seats`` and commit. The next person seated hosts if the host
+        left (one who accepted before one still invited); with nobody left the room closes,
+        and the game it was the rematch of may offer another."""
+        assert room.id is not None
+        for seat in seats:
+            session.delete(seat)
+        session.flush()
+        people = [s for s in _seats(session, room.id) if s.player_id is not None]
+        if not people:
+            for seat in _seats(session, room.id):
                 session.delete(seat)
-            session.flush()
-            people = [s for s in _seats(session, room_id) if s.player_id is not None]
-            if not people:
-                for seat in _seats(session, room_id):
-                    session.delete(seat)
-                session.delete(room)
-                session.commit()
-                return {"id": room_id, "status": "closed", "seats": []}
-            if room.host_id == player.id:
-                room.host_id = people[0].player_id
-                session.add(room)
+            if room.rematch_of is not None:
+                session.execute(update(Room).where(col(Room.id) == room.rematch_of)
+                                .values(rematch_id=None)
+                                .execution_options(synchronize_session=False))
+            session.delete(room)
             session.commit()
-            return room_json(session, room, player.id)
+            return {"id": room.id, "status": "closed", "seats": [],
+                    "rematch_of": room.rematch_of}
+        if room.host_id == player.id:
+            room.host_id = sorted(people, key=lambda s: (s.invited, s.index))[0].player_id
+            session.add(room)
+        session.commit()
+        return room_json(session, room, player.id)
+
+    async def _rematch_closed(self, room: dict[str, Any]) -> None:
+        """A rematch closed before its start: the finished game's table forgets it (its pages
+        offer "Play again" anew)."""
+        old = room.get("rematch_of")
+        if room.get("status") != "closed" or old is None:
+            return
+        table = self.rooms.cached(old)
+        if table is not None and table.rematch_id == room["id"]:
+            table.rematch_id = None
+            table.reseated()
+        await self.rooms.hub.publish(LobbyChanged(old))
 
     async def add_bot(self, player: Player, room_id: int, seat: int | None,
                       level: str | None) -> dict[str, Any]:
-        return await self._changed(room_id, self._add_bot, player, room_id, seat, level)
+        """The host seats a bot (the game's first level by default); the last seat of a
+        rematch taken starts it."""
+        return await self._seated(room_id, self._add_bot, player, room_id, seat, level)
 
     def _add_bot(self, player: Player, room_id: int, seat: int | None,
-                 level: str | None) -> dict[str, Any]:
+                 level: str | None) -> tuple[dict[str, Any], bool]:
         with self.session() as session:
             room = _room(session, room_id, lock=True)
             game = get_game(room.game_id)
@@ -373,8 +515,10 @@ class Lobby:
             self._require_host(session, player, room, N_("add bots"))
             index = self._free_seat(session, room, seat)
             session.add(Seat(room_id=room_id, index=index, bot_level=bot.id))
+            session.flush()
+            dealt = self._deal_if_ready(session, room)
             session.commit()
-            return room_json(session, room, player.id)
+            return room_json(session, room, player.id), dealt
 
     async def remove_bot(self, player: Player, room_id: int, seat: int) -> dict[str, Any]:
         return await self._changed(room_id, self._remove_bot, player, room_id, seat)
@@ -425,36 +569,157 @@ class Lobby:
             session.commit()
             return room_json(session, room, player.id)
 
-    async def start(self, player: Player, room_id: int) -> dict[str, Any]:
-        """Deal the game once every seat is taken; the room service takes it from there."""
-        room = await self._run(self._start, player, room_id)
-        await self.rooms.started(room_id)
-        await self.rooms.hub.publish(LobbyChanged(room_id))
-        return room
+    async def set_table(self, player: Player, room_id: int,
+                        table: dict[str, Any] | TableSettings) -> dict[str, Any]:
+        """The host changes the table settings (pace, clock, replays) before the start; the
+        settings given replace the room's (the ones left out take their defaults)."""
+        return await self._changed(room_id, self._set_table, player, room_id, table)
 
-    def _start(self, player: Player, room_id: int) -> dict[str, Any]:
-        """Every seat must be taken. The seed is drawn here (``SEED_BITS`` from ``secrets``)
-        and stored with the dealt state."""
+    def _set_table(self, player: Player, room_id: int,
+                   table: dict[str, Any] | TableSettings) -> dict[str, Any]:
+        settings = _table_settings(table)
         with self.session() as session:
             room = _room(session, room_id, lock=True)
-            self._require_host(session, player, room, N_("start the game"))
-            if room.status != "lobby":
-                raise ApiError(409, Msg("the game has already started ({status})",
-                                        {"status": _not_in_lobby(room.status)}))
-            free = room.players - len(_seats(session, room_id))
-            if free:
-                raise ApiError(409, plural("{n} seat is still free: invite friends or add bots",
-                                           "{n} seats are still free: invite friends or add "
-                                           "bots", "n", n=free))
-            game = get_game(room.game_id)
-            seed = secrets.randbits(SEED_BITS)
-            state = game.setup(room.players, game.Options.model_validate(room.options), seed)
-            assert room.id is not None
-            session.add(Game(room_id=room.id, seed=str(seed), state=game.dump(state), version=0))
-            room.status = "playing"
+            self._require_host(session, player, room, N_("change the table settings"))
+            self._require_lobby(room, N_("the table settings can only change before the start"))
+            _apply_table(room, settings)
             session.add(room)
             session.commit()
             return room_json(session, room, player.id)
+
+    async def start(self, player: Player, room_id: int) -> dict[str, Any]:
+        """Deal the game once every seat is taken; the room service takes it from there."""
+        return await self._seated(room_id, self._start, player, room_id)
+
+    def _start(self, player: Player, room_id: int) -> tuple[dict[str, Any], bool]:
+        with self.session() as session:
+            room = _room(session, room_id, lock=True)
+            self._require_host(session, player, room, N_("start the game"))
+            self._deal(session, room)
+            session.commit()
+            return room_json(session, room, player.id), True
+
+    def _deal(self, session: Session, room: Room) -> None:
+        """Deal the room's game (the caller commits). Every seat must be taken and nobody's
+        answer to a rematch awaited. The seed is drawn here (``SEED_BITS`` from ``secrets``)
+        and stored with the dealt state."""
+        assert room.id is not None
+        if room.status != "lobby":
+            raise ApiError(409, Msg("the game has already started ({status})",
+                                    {"status": _not_in_lobby(room.status)}))
+        seats = _seats(session, room.id)
+        invited = [s.player_id for s in seats if s.invited and s.player_id is not None]
+        if invited:
+            names = _names(session, invited)
+            raise ApiError(409, Msg("still waiting for {names} to accept or decline the "
+                                    "rematch", {"names": [names.get(i, "?") for i in invited]}))
+        free = room.players - len(seats)
+        if free:
+            raise ApiError(409, plural("{n} seat is still free: invite friends or add bots",
+                                       "{n} seats are still free: invite friends or add "
+                                       "bots", "n", n=free))
+        game = get_game(room.game_id)
+        seed = secrets.randbits(SEED_BITS)
+        state = game.setup(room.players, game.Options.model_validate(room.options), seed)
+        session.add(Game(room_id=room.id, seed=str(seed), state=game.dump(state), version=0))
+        room.status = "playing"
+        session.add(room)
+
+    def _deal_if_ready(self, session: Session, room: Room) -> bool:
+        """A rematch deals its game as soon as every seat is taken and nobody's answer is
+        awaited (other rooms wait for their host's start). Whether it dealt."""
+        assert room.id is not None
+        if room.rematch_of is None or room.status != "lobby":
+            return False
+        seats = _seats(session, room.id)
+        if len(seats) < room.players or any(s.invited for s in seats):
+            return False
+        self._deal(session, room)
+        return True
+
+    # -- rematches -------------------------------------------------------------------------
+
+    async def offer_rematch(self, player: Player,
+                            old_room_id: int) -> tuple[dict[str, Any], bool]:
+        """Offer a rematch of a finished game: a new room of the same game, seats, options and
+        table settings, hosted by the offerer (who must have played in it). The offerer and
+        the bots keep their seats; every other person's seat is held for them until they
+        answer. If a rematch was offered already, that one. Returns the new room and whether
+        this call created it; the finished game's pages show the offer."""
+        room, created, dealt = await self._run(self._offer_rematch, player, old_room_id)
+        if created:
+            if dealt:
+                await self.rooms.started(room["id"])
+            await self.rooms.hub.publish(LobbyChanged(room["id"]))
+            await self.rooms.rematch_offered(old_room_id, room["id"])
+        return room, created
+
+    def _offer_rematch(self, player: Player,
+                       old_room_id: int) -> tuple[dict[str, Any], bool, bool]:
+        with self.session() as session:
+            old = _room(session, old_room_id, lock=True)
+            seats = _seats(session, old_room_id)
+            if not any(s.player_id == player.id for s in seats):
+                raise ApiError(403, Msg("only the players of this game may offer a rematch"))
+            if old.rematch_id is not None:
+                new = _room(session, old.rematch_id)
+                return room_json(session, new, player.id), False, False
+            if old.status != "finished":
+                raise ApiError(409, Msg("the game is not over yet: a rematch is offered at its "
+                                        "end"))
+            assert player.id is not None
+            self._check_hosted(session, player)
+            new = Room(code=self._new_code(session), game_id=old.game_id, players=old.players,
+                       options=dict(old.options), created_by=player.id, host_id=player.id,
+                       private=old.private, pace=old.pace, away_minutes=old.away_minutes,
+                       move_hours=old.move_hours,
+                       clock=dict(old.clock) if old.clock else None,
+                       public_replay=old.public_replay, rematch_of=old.id)
+            session.add(new)
+            session.flush()
+            assert new.id is not None
+            for seat in seats:
+                if seat.player_id is not None:  # a person, even if a bot played for them
+                    session.add(Seat(room_id=new.id, index=seat.index, player_id=seat.player_id,
+                                     invited=seat.player_id != player.id))
+                elif seat.bot_level is not None:
+                    session.add(Seat(room_id=new.id, index=seat.index, bot_level=seat.bot_level))
+            old.rematch_id = new.id
+            session.add(old)
+            session.flush()
+            dealt = self._deal_if_ready(session, new)
+            session.commit()
+            return room_json(session, new, player.id), True, dealt
+
+    async def answer_rematch(self, player: Player, room_id: int,
+                             accept: bool) -> dict[str, Any]:
+        """An invitee of a rematch accepts (the seat is theirs; once every seat is taken and
+        nobody's answer awaited, the game starts) or declines (the seat is free for anyone
+        with the invite link). Accepting twice is accepting once."""
+        room = await self._seated(room_id, self._answer_rematch, player, room_id, accept)
+        await self._rematch_closed(room)
+        return room
+
+    def _answer_rematch(self, player: Player, room_id: int,
+                        accept: bool) -> tuple[dict[str, Any], bool]:
+        with self.session() as session:
+            room = _room(session, room_id, lock=True)
+            mine = next((s for s in _seats(session, room_id) if s.player_id == player.id), None)
+            if room.rematch_of is None or mine is None:
+                raise ApiError(403, Msg("you are not invited to this table"))
+            self._require_lobby(room, N_("invitations are answered before the start"))
+            if not accept:
+                if not mine.invited:
+                    raise ApiError(409, Msg("you have accepted already: leave the room "
+                                            "instead"))
+                return self._vacate(session, room, [mine], player), False
+            if mine.invited:
+                mine.invited = False
+                session.add(mine)
+                session.flush()
+            dealt = self._deal_if_ready(session, room)
+            session.commit()
+            return room_json(session, room, player.id), dealt
 
     def _free_seat(self, session: Session, room: Room, seat: int | None) -> int:
         assert room.id is not None

@@ -119,13 +119,13 @@ class RoomService:
         """A game was dealt in the room (by the lobby): load it, start its clocks (if the room
         has them) and set its bots moving."""
         table = await self.table(room_id)
-        table.started_at = table.moved_at = self.clock()  # the first decision's time starts
-        if table.clock_setting and table.clocks is None:
-            async with self.tables.lock(room_id):
+        async with self.tables.lock(room_id):
+            table.started_at = table.moved_at = self.clock()  # the first decision starts
+            if table.clock_setting and table.clocks is None:
                 table.clocks = Clocks.start(table.clock_setting, table.players,
-                                            table.people_to_move(), self.clock())
-                await self.store.save_clocks(table)
-            self.timekeeper.schedule(room_id)
+                                            table.people_to_move(), table.started_at)
+            await self.store.save_start(table)
+        self.timekeeper.schedule(room_id)
         self.bots.schedule(room_id)
 
     async def rematch_offered(self, room_id: int, rematch_id: int) -> None:
@@ -180,7 +180,7 @@ class RoomService:
                     table.people_to_move(table.game.active_seats(after))
                 clocks = table.clocks.after_move(seat, now, running)
             try:
-                await self.store.save(table, seat, move, after, events, result, clocks)
+                await self.store.save(table, seat, move, after, events, result, clocks, now)
             except StaleTable:
                 self.tables.forget(room_id)
                 raise ApiError(409, Msg("another move was saved first; reload the game"),

@@ -15,7 +15,8 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
@@ -86,6 +87,11 @@ def epoch(moment: datetime | None) -> float | None:
     return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).timestamp()
 
 
+def moment(at: float | None) -> datetime:
+    """Epoch seconds (None: now) as a stored moment."""
+    return datetime.fromtimestamp(time.time() if at is None else at, UTC)
+
+
 def forfeit_result(game: GameSpec, state: State, players: int, seat: int) -> Result:
     """The end of a game whose ``seat`` ran out of time with "the player loses": that seat
     ranks last; the others rank, and the best of them win, by the score as the game stands
@@ -97,6 +103,24 @@ def forfeit_result(game: GameSpec, state: State, players: int, seat: int) -> Res
                   winners=tuple(s for s in others if scores[s] == best),
                   details={"forfeit": seat},
                   headline=Msg("{player} ran out of time", {"player": f"{{p{seat}}}"}))
+
+
+def no_room(room_id: int) -> Msg:
+    return Msg("there is no room {room}", {"room": str(room_id)})
+
+
+def seat_names(seats: list[Seat], players: int, named: Mapping[int, str]) -> list[str]:
+    """The names a table shows: the person's name, "Bot 2" for a bot's seat, "#3" for a
+    person since removed; twins told apart (:func:`told_apart`)."""
+    names = [f"#{i + 1}" for i in range(players)]
+    for seat in seats:
+        if not 0 <= seat.index < players:
+            continue
+        if seat.player_id is not None:
+            names[seat.index] = named.get(seat.player_id, names[seat.index])
+        elif seat.bot_level is not None:
+            names[seat.index] = f"Bot {seat.index + 1}"
+    return told_apart(names)
 
 
 def told_apart(names: list[str]) -> list[str]:
@@ -121,11 +145,11 @@ class GameStore:
         409 before the start); with ``replay``, rebuilt from the whole move log instead (as
         every load did before migration 0003, and games stored before it still do)."""
         if not 0 < room_id <= MAX_ID:  # larger ids overflow the INTEGER column
-            raise ApiError(404, Msg("there is no room {room}", {"room": str(room_id)}))
+            raise ApiError(404, no_room(room_id))
         with Session(self.engine) as session:
             room = session.get(Room, room_id)
             if room is None:
-                raise ApiError(404, Msg("there is no room {room}", {"room": str(room_id)}))
+                raise ApiError(404, no_room(room_id))
             row = session.exec(select(GameRow).where(GameRow.room_id == room_id)).first()
             if row is None or row.id is None:
                 raise ApiError(409, Msg("the game in room {room} has not started yet",
@@ -133,18 +157,12 @@ class GameStore:
             seats = list(session.exec(select(Seat).where(Seat.room_id == room_id)))
             people = [s.player_id for s in seats if s.player_id is not None]
             named = {p.id: p.name for p in session.exec(
-                select(Player).where(col(Player.id).in_(people)))}
+                select(Player).where(col(Player.id).in_(people))) if p.id is not None}
             recent = list(session.exec(
                 select(MoveRow).where(MoveRow.game_id == row.id)
                 .order_by(col(MoveRow.seq).desc()).limit(LOG_KEPT)))[::-1]
             game = get_game(room.game_id)
-            names = [f"#{i + 1}" for i in range(room.players)]  # a player since removed
-            for seat in seats:
-                if seat.player_id is not None:
-                    names[seat.index] = named.get(seat.player_id, names[seat.index])
-                elif seat.bot_level is not None:
-                    names[seat.index] = f"Bot {seat.index + 1}"
-            names = told_apart(names)
+            names = seat_names(seats, room.players, named)
             table = Table(
                 room_id=room_id, game_row_id=row.id, game=game, seed=int(row.seed),
                 players=room.players, options=game.Options.model_validate(room.options),
@@ -217,6 +235,13 @@ class GameStore:
                      .where(col(Seat.index) == seat).values(**values))
         await self.writer.write(functools.partial(_execute, statement))
 
+    async def save_start(self, table: Table) -> None:
+        """When the game was dealt (by the room service's clock) and its clocks."""
+        statement = (update(GameRow).where(col(GameRow.id) == table.game_row_id)
+                     .values(started=moment(table.started_at),
+                             clocks=table.clocks.to_json() if table.clocks else None))
+        await self.writer.write(functools.partial(_execute, statement))
+
     async def save_clocks(self, table: Table) -> None:
         """The clocks' reading, between moves (a seat handed over or taken back, a stop)."""
         statement = (update(GameRow).where(col(GameRow.id) == table.game_row_id)
@@ -238,26 +263,26 @@ class GameStore:
 
     async def save(self, table: Table, seat: int, move: Move, after: State,
                    events: list[Event], result: Result | None,
-                   clocks: Clocks | None = None) -> None:
-        """Store the move that takes ``table`` to its next version (with the clocks' new
-        reading); returns once committed. :class:`StaleTable` if another writer stored a move
-        of this game first."""
+                   clocks: Clocks | None = None, at: float | None = None) -> None:
+        """Store the move that takes ``table`` to its next version, made at ``at`` (epoch
+        seconds), with the clocks' new reading; returns once committed. :class:`StaleTable`
+        if another writer stored a move of this game first."""
         await self.writer.write(functools.partial(
             self._write if PLAIN_SQL else self._write_orm, table.room_id, table.game_row_id,
             table.version, seat, move, functools.partial(table.game.dump, after), events, result,
-            clocks.to_json() if clocks else None))
+            clocks.to_json() if clocks else None, moment(at)))
 
     @staticmethod
     def _write(room_id: int, game_row_id: int, version: int, seat: int, move: Move,
                snapshot: Callable[[], dict[str, Any]], events: list[Event],
-               result: Result | None, clocks: dict[str, Any] | None,
+               result: Result | None, clocks: dict[str, Any] | None, at: datetime,
                connection: Connection) -> None:
         """The move row and the new snapshot, guarded by the version, in the writer's
         transaction (plain SQL statements: this runs for every move, in the writer's thread,
         where the snapshot is serialized too)."""
         try:
             connection.execute(INSERT_MOVE, {"game_id": game_row_id, "seq": version + 1,
-                                             "seat": seat, "move": move,
+                                             "seat": seat, "move": move, "created": at,
                                              "events": [event_json(e) for e in events]})
             updated = connection.execute(UPDATE_GAME, {
                 "game_row": game_row_id, "expected": version, "new_state": snapshot(),
@@ -273,13 +298,14 @@ class GameStore:
     @staticmethod
     def _write_orm(room_id: int, game_row_id: int, version: int, seat: int, move: Move,
                    snapshot: Callable[[], dict[str, Any]], events: list[Event],
-                   result: Result | None, clocks: dict[str, Any] | None,
+                   result: Result | None, clocks: dict[str, Any] | None, at: datetime,
                    connection: Connection) -> None:
         """:meth:`_write` through an ORM session (the plain way, for the benchmarks: the
         session's unit of work cost more than the whole rest of a move)."""
         session = Session(bind=connection)
         try:
             session.add(MoveRow(game_id=game_row_id, seq=version + 1, seat=seat, move=move,
+                                created=at,
                                 events=[event_json(e) for e in events]))
             session.flush()
             updated = session.execute(

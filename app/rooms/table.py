@@ -156,11 +156,12 @@ class Table:
                 "seat": seat, "name": self.names[seat], "person": person,
                 "bot": self.seat_bots.get(seat),
                 "here": person and self.seat_players[seat] in present,
-                "last_seen": self.last_seen.get(seat) if person else None,
+                "last_seen": round(self.last_seen[seat])
+                if person and seat in self.last_seen else None,
                 "votes": len(self.votes.get(seat, ())),
                 "votes_needed": self.votes_needed(seat) if person else 0,
                 "overdue": self.overdue(seat, present, now),
-                "vote_opens": self.vote_opens(seat, present),
+                "vote_opens": round(opens) if (opens := self.vote_opens(seat, present)) else None,
             })
         return seats
 
@@ -174,7 +175,7 @@ class Table:
         """Turn-based: when the per-move time of the seats the game waits for runs out."""
         if self.pace != "turn" or self.finished:
             return None
-        return self.moved_at + 3600 * self.move_hours
+        return round(self.moved_at + 3600 * self.move_hours)
 
     def away_since(self, seat: int, present: frozenset[int]) -> float | None:
         """Since when the person on ``seat`` has been away (None: a page of theirs is open,

@@ -128,4 +128,151 @@
   window.addEventListener("pageshow", function (e) {
     if (e.persisted) location.reload();
   });
+
+  // -- your move: title, favicon, sound, notification ------------------------------------
+  // The seat bar says data-yours="true" while the game waits for the reader's own seat (not
+  // while a bot plays it for them). When that starts, the title and the favicon say so, a
+  // short chime plays if the player turned sound on, and a notification appears if the tab
+  // is in the background and the player allowed them; when it ends, title and favicon come
+  // back. The two switches (.turn-signals, in the table's top bar, for seated people only)
+  // are kept in localStorage. A spectator's seat bar never says yours: nothing happens.
+  var SOUND_KEY = "canopy.sound";
+  var NOTIFY_KEY = "canopy.notify";
+  var TURN_ICON = "/static/turn-favicon.svg";
+  var turn = {yours: false, title: "", icon: "", note: null, audio: null, kept: {}};
+
+  function switchedOn(key) {
+    try { return localStorage.getItem(key) === "on"; } catch (e) { return turn.kept[key] === "on"; }
+  }
+  function setSwitch(key, on) {
+    turn.kept[key] = on ? "on" : "off";
+    try { localStorage.setItem(key, turn.kept[key]); } catch (e) { /* this page only */ }
+  }
+  function canNotify() { return "Notification" in window; }
+  function notifying() {
+    return canNotify() && Notification.permission === "granted" && switchedOn(NOTIFY_KEY);
+  }
+
+  // Two short rising tones made with WebAudio (no sound file). A browser lets a page play
+  // sound once the person has interacted with it; the sound switch's own click counts.
+  function chime() {
+    var Sound = window.AudioContext || window.webkitAudioContext;
+    if (!Sound) return;
+    try {
+      var ctx = turn.audio || (turn.audio = new Sound());
+      if (ctx.state === "suspended") ctx.resume();
+      [660, 880].forEach(function (hz, i) {
+        var start = ctx.currentTime + i * 0.16;
+        var tone = ctx.createOscillator();
+        var level = ctx.createGain();
+        tone.type = "sine";
+        tone.frequency.value = hz;
+        level.gain.setValueAtTime(0.0001, start);
+        level.gain.exponentialRampToValueAtTime(0.2, start + 0.02);
+        level.gain.exponentialRampToValueAtTime(0.0001, start + 0.15);
+        tone.connect(level);
+        level.connect(ctx.destination);
+        tone.start(start);
+        tone.stop(start + 0.16);
+      });
+    } catch (e) { /* no sound device: the title and the icon still say it */ }
+  }
+
+  // A new <link> rather than a new href: every browser redraws the tab's icon for it.
+  function setIcon(href) {
+    var link = document.querySelector("link[rel~='icon']");
+    if (!link || link.getAttribute("href") === href) return;
+    var fresh = link.cloneNode();
+    fresh.setAttribute("href", href);
+    link.replaceWith(fresh);
+  }
+
+  function notify() {
+    if (!document.hidden || !notifying()) return;
+    var signals = document.querySelector(".turn-signals");
+    var t = table();
+    try {
+      var note = new Notification(words("yourMove"), {
+        body: (signals && signals.dataset.note) || turn.title,
+        icon: TURN_ICON,
+        tag: "canopy-turn-" + (t ? t.dataset.room : ""),
+      });
+      note.onclick = function () { window.focus(); note.close(); };
+      turn.note = note;
+    } catch (e) { /* a browser that shows notifications only from a service worker */ }
+  }
+
+  function closeNote() {
+    if (turn.note) turn.note.close();
+    turn.note = null;
+  }
+
+  // After every swap (and once on load): has it become, or stopped being, the reader's move?
+  // On load the page is in front of the person: only a page loaded in the background (the
+  // lobby's reload when the game starts) also chimes and notifies.
+  function checkTurn(loading) {
+    var bar = document.querySelector(".seatbar");
+    var yours = !!(bar && bar.dataset.yours === "true");
+    if (yours === turn.yours) return;
+    turn.yours = yours;
+    if (!yours) {
+      document.title = turn.title;
+      setIcon(turn.icon);
+      closeNote();
+      return;
+    }
+    turn.title = document.title;
+    var link = document.querySelector("link[rel~='icon']");
+    turn.icon = link ? link.getAttribute("href") : "";
+    document.title = "● " + words("yourMove") + " — " + turn.title;
+    setIcon(TURN_ICON);
+    if (loading && !document.hidden) return;
+    if (switchedOn(SOUND_KEY)) chime();
+    notify();
+  }
+  document.addEventListener("htmx:oobAfterSwap", function () { checkTurn(false); });
+  document.addEventListener("htmx:afterSettle", function () { checkTurn(false); });
+  document.addEventListener("visibilitychange", function () {
+    if (!document.hidden) closeNote();
+  });
+
+  // The switches show their state with aria-pressed; the bell appears only where the browser
+  // has notifications, the group only where this script runs.
+  function showSwitches() {
+    var group = document.querySelector(".turn-signals");
+    if (!group) return;
+    group.hidden = false;
+    group.querySelectorAll("[data-signal]").forEach(function (control) {
+      if (control.dataset.signal === "notify") {
+        control.hidden = !canNotify();
+        control.setAttribute("aria-pressed", String(notifying()));
+      } else {
+        control.setAttribute("aria-pressed", String(switchedOn(SOUND_KEY)));
+      }
+    });
+  }
+  document.addEventListener("click", function (event) {
+    var control = event.target.closest(".turn-signals [data-signal]");
+    if (!control) return;
+    var blocked = control.closest(".turn-signals").dataset.blocked;
+    if (control.dataset.signal === "sound") {
+      setSwitch(SOUND_KEY, !switchedOn(SOUND_KEY));
+      if (switchedOn(SOUND_KEY)) chime();  // a sample, and the click that unlocks sound
+    } else if (notifying()) {
+      setSwitch(NOTIFY_KEY, false);
+    } else if (Notification.permission === "denied") {
+      say(blocked);
+    } else {
+      Promise.resolve(Notification.requestPermission()).then(function (answer) {
+        setSwitch(NOTIFY_KEY, answer === "granted");
+        if (answer === "denied") say(blocked);
+        showSwitches();
+      });
+    }
+    showSwitches();
+  });
+  document.addEventListener("DOMContentLoaded", function () {
+    showSwitches();
+    checkTurn(true);
+  });
 })();

@@ -52,6 +52,8 @@ router = APIRouter(include_in_schema=False)
 
 #: A seat number in a form: an optional minus and at most 9 ASCII digits.
 SEAT_FIELD = re.compile(r"-?[0-9]{1,9}")
+#: A clock in the table settings' form: minutes + seconds of increment ("10+5").
+CLOCK_FIELD = re.compile(r"([0-9]{1,3})\+([0-9]{1,3})")
 #: The cookie that carries a refusal to the next page (read once, then cleared).
 FLASH = "canopy_flash"
 #: Pages show the present: Back and history load them again instead of a stale copy (a
@@ -125,11 +127,31 @@ def _back(request: Request, path: str,
 async def home(request: Request) -> HTMLResponse:
     player = _viewer(request)
     rooms = await _lobby(request).list_rooms()
-    mine = await _lobby(request).rooms_of(player.id) if player and player.id else []
+    mine = await _your_tables(request, player.id) if player and player.id else []
     listed = {room["id"] for room in mine}
     games = [{"game": g, "options": option_fields(g)} for g in GAMES.values()]
     return _page(request, "home.html", player=player, mine=mine, games=games,
                  rooms=[room for room in rooms if room["id"] not in listed])
+
+
+async def _your_tables(request: Request, player_id: int) -> list[dict[str, Any]]:
+    """The rooms the player sits in or hosts (at most 50, newest first), the ones whose game
+    waits for the player's own seat first, each of those marked ``your_move`` (a seat a bot
+    plays for them is not waiting for them)."""
+    rooms: RoomService = request.app.state.rooms
+    mine = await _lobby(request).rooms_of(player_id)
+    for room in mine:
+        room["your_move"] = False
+        if room["status"] != "playing":
+            continue
+        try:
+            table = await rooms.table(room["id"])
+        except ApiError:  # gone, or not dealt yet
+            continue
+        seat = table.seat_of(player_id)
+        room["your_move"] = (seat is not None and not table.finished
+                             and seat not in table.seat_bots and seat in table.active())
+    return sorted(mine, key=lambda room: not room["your_move"])
 
 
 def _rate_check(request: Request, kind: RateKind, what: str) -> None:
@@ -215,10 +237,45 @@ async def new_room(request: Request, game: Annotated[str, Form()]) -> Response:
     seated = (form.get("seated") or ["true"])[-1] != "false"
     try:
         room = await _lobby(request).create_room(player, game, int(count),
-                                                 options_from_form(spec, form), private, seated)
+                                                 options_from_form(spec, form), private, seated,
+                                                 _table_from_form(form))
     except ApiError as exc:
         return _back(request, "/", exc)
     return _back(request, f"/rooms/{room['id']}")
+
+
+def _table_from_form(form: dict[str, list[str]],
+                     current: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The table settings a form sent (app/templates/_table_settings.html): ``pace``,
+    ``move_hours``, ``clock`` as "minutes+seconds" ("" for none) with ``on_timeout``, and
+    ``public_replay`` (a hidden "false" before the checkbox's "true"); the fields it lacks
+    keep ``current``. A turn-based table has no clock: its clock fields, hidden with the live
+    choice, are ignored. Values stay text: the lobby checks them and names a bad field."""
+    def last(name: str) -> str | None:
+        values = form.get(name)
+        return values[-1] if values else None
+
+    table = dict(current or {})
+    for name in ("pace", "move_hours", "away_minutes"):
+        value = last(name)
+        if value:
+            table[name] = value[:16]
+    clock = last("clock")
+    if clock is not None:
+        match = CLOCK_FIELD.fullmatch(clock)
+        if match:
+            table["clock"] = {"minutes": match[1], "increment": match[2],
+                              "on_timeout": (last("on_timeout") or "bot")[:16]}
+        elif clock in ("", "none"):
+            table["clock"] = None
+        else:
+            raise ApiError(422, Msg("choose one of the clocks"), fields=["clock"])
+    if table.get("pace") == "turn":
+        table["clock"] = None
+    replay = last("public_replay")
+    if replay is not None:
+        table["public_replay"] = replay == "true"
+    return table
 
 
 @router.post("/language")
@@ -387,10 +444,47 @@ async def set_options(request: Request, room_id: int) -> Response:
     return await _lobby_form(request, room_id, command)
 
 
+@router.post("/rooms/{room_id}/table")
+async def set_table(request: Request, room_id: int) -> Response:
+    """The host's table settings form: what it sends replaces those settings."""
+    async def command(lobby: Lobby, player: Player, form: FormData) -> dict[str, Any]:
+        room = await lobby.get_room(room_id, player.id)
+        return await lobby.set_table(player, room_id,
+                                     _table_from_form(_form_lists(form), room["table"]))
+
+    return await _lobby_form(request, room_id, command)
+
+
 @router.post("/rooms/{room_id}/start")
 async def start(request: Request, room_id: int) -> Response:
     return await _lobby_form(request, room_id, lambda lobby, player, form: lobby.start(
         player, room_id))
+
+
+@router.post("/rooms/{room_id}/rematch")
+async def rematch(request: Request, room_id: int) -> Response:
+    """"Play again" at a finished table: to the rematch's page (offered now, or before by
+    someone else); a refusal back to the finished table."""
+    player = _viewer(request)
+    page = f"/rooms/{room_id}"
+    if player is None:
+        return _back(request, page, Msg("choose a name first"))
+    refused = _rate_refusal(request, "rooms", N_("new rooms"))
+    if refused:
+        return _back(request, page, refused)
+    try:
+        room, _created = await _lobby(request).offer_rematch(player, room_id)
+    except Exception as exc:
+        return _back(request, page, counted_error(request.app.state, exc,
+                                                  f"a rematch of room {room_id}"))
+    return _back(request, f"/rooms/{room['id']}")
+
+
+@router.post("/rooms/{room_id}/rematch/answer")
+async def answer_rematch(request: Request, room_id: int) -> Response:
+    """An invitee's Accept (``accept=true``) or Decline (``accept=false``)."""
+    return await _lobby_form(request, room_id, lambda lobby, player, form: lobby.answer_rematch(
+        player, room_id, str(form.get("accept", "")) == "true"))
 
 
 # -- a click on the table ----------------------------------------------------------------------

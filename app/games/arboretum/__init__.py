@@ -133,6 +133,7 @@ GAME = GameSpec(
           "cell": N_("Choose a highlighted space of your arboretum"),
           "source": N_("Choose the deck or a discard pile to draw from")},
     rules=RULES,
+    score=rules.score_now,
 )
 
 __all__ = ["GAME"]

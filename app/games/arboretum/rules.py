@@ -648,6 +648,19 @@ def score_details(state: ArboretumState) -> JSON:
     }
 
 
+def score_now(state: ArboretumState) -> tuple[int, ...]:
+    """What each seat's arboretum is worth as the game stands, from what everyone sees
+    (rulebook "Puntuación de los caminos"): the best path of every species, as if each seat
+    kept the right to score it. Who holds that right is decided by the hands, which stay
+    secret until the end, so a score read during the game must not depend on them (a replay's
+    score line would tell the hands). Once the game is over, the result's scores (rights
+    applied)."""
+    if state.step == STEP_OVER:
+        return tuple(score_details(state)["scores"])
+    return tuple(sum(Grid(dict(arboretum)).best_path(kind)[0] for kind in state.species)
+                 for arboretum in state.arboreta)
+
+
 def result(state: ArboretumState) -> Result | None:
     """Final scores once the game is over (rulebook "Anunciar el ganador"), else ``None``."""
     if state.step != STEP_OVER:

@@ -130,6 +130,7 @@ GAME = GameSpec(
     },
     about_components=data.ABOUT_COMPONENTS,
     rules=RULES,
+    score=rules.score_now,
 )
 
 __all__ = ["GAME"]

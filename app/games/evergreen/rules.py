@@ -932,12 +932,21 @@ def turn_position(state: State, seat: int) -> int:
     return (seat - holder) % participants(state)
 
 
+def score_now(state: State) -> tuple[int, ...]:
+    """Each seat's points on its score track as the game stands (SET-4, POW-6, END-2, FIN-1):
+    its starting points, bloom points, the light and forest points of every season scored so
+    far and, once the game is over, its fertility points (:attr:`Board.score`). The current
+    season's light and forest count only at its end (END-2). At the end, the result's scores.
+    """
+    return tuple(board.score for board in state.boards)
+
+
 def result(state: State) -> Result | None:
     """FIN-1…3 (and SOLO-4): scores, ranking (ties by turn order from the marker holder, no
     shared wins) and the per-player breakdown with the fertility table."""
     if state.phase != OVER:
         return None
-    scores = tuple(board.score for board in state.boards)
+    scores = score_now(state)
     ranking = tuple(
         sorted(range(state.players), key=lambda s: (-scores[s], turn_position(state, s)))
     )

@@ -121,6 +121,7 @@ GAME = GameSpec(
             "terrain_colours": data.TERRAIN_COLOURS},
     about_components=data.ABOUT_COMPONENTS,
     rules=RULES,
+    score=rules.score_now,
 )
 
 __all__ = ["GAME"]

@@ -1502,6 +1502,15 @@ def seat_status(state: State, seat: int) -> SeatStatus:
     return SeatStatus()
 
 
+def score_now(state: State) -> tuple[int, ...]:
+    """Each seat's mutation points as the game stands ("Objeto del juego": you earn MP during
+    the game and the player with the most at its end wins): 6 at the start ("Preparar"), minus
+    the bids paid in each mutation phase, plus 1 per own dinosaur on the board after each
+    survival phase ("Fase de supervivencia"). MP totals are public (spec, "Information"). At
+    the end, the result's scores."""
+    return tuple(state.mp)
+
+
 def result(state: State) -> Result | None:
     """Most MP wins; a tie goes to the most dinosaurs on the board; players still tied share
     the win ("Objeto del juego")."""
@@ -1515,7 +1524,7 @@ def result(state: State) -> Result | None:
     shown = tuple(plural("{mp} MP, {n} dinosaur", "{mp} MP, {n} dinosaurs", "n", mp=mp, n=n)
                   for mp, n in key.values())
     return Result(
-        scores=state.mp, ranking=ranking, winners=winners,
+        scores=score_now(state), ranking=ranking, winners=winners,
         details={"mp": list(state.mp),
                  "dinosaurs": [on_board(state, s) for s in range(state.players)],
                  "places": places, "rounds": state.round - 1},

@@ -125,6 +125,7 @@ GAME = GameSpec(
           "option": N_("Choose one of the two alternatives")},
     about_components=data.ABOUT_COMPONENTS,
     rules=RULES,
+    score=rules.score_now,
 )
 
 __all__ = ["GAME"]

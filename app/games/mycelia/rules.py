@@ -1533,9 +1533,16 @@ def solo_winner(state: State) -> str:
     return "both" if you and him else "you" if you else "gwidyon" if him else ""
 
 
+def score_now(state: State) -> tuple[int, ...]:
+    """Each seat's score as the game stands: the dew drops left on its board, negated (G1, G4:
+    Mycelia has no points; whoever empties their board wins, so 0 is the best score and
+    every drop left counts against you). At the end, the result's scores."""
+    return tuple(-total_drops(player) for player in state.seats)
+
+
 def result(state: State) -> Result | None:
-    """G4 (S10) once the game is over: scores are the drops left negated; the ranking puts empty
-    boards first, then fewer drops, more leaves, seat order."""
+    """G4 (S10) once the game is over: scores are the drops left negated (:func:`score_now`);
+    the ranking puts empty boards first, then fewer drops, more leaves, seat order."""
     if state.phase != OVER:
         return None
     drops = [total_drops(player) for player in state.seats]
@@ -1573,7 +1580,7 @@ def result(state: State) -> Result | None:
         else:
             headline = ""
     shown = tuple(plural("{n} drop left", "{n} drops left", "n", n=d) for d in drops)
-    return Result(scores=tuple(-d for d in drops), ranking=ranking, winners=won,
+    return Result(scores=score_now(state), ranking=ranking, winners=won,
                   details=details, headline=headline, shown=shown)
 
 
