@@ -109,6 +109,37 @@ def end_screen(browser: Browser, base: str, out: Path, game_id: str, language: s
     page.goto(f"{base}/rooms/{room}")
     shoot(page, out, f"{game_id}-end-first-screen", whole=False)
     shoot(page, out, f"{game_id}-end")
+    page.goto(f"{base}/rooms/{room}/replay?v=12")
+    shoot(page, out, f"{game_id}-replay")
+    page.context.close()
+
+
+def table_life(browser: Browser, base: str, out: Path, language: str) -> None:
+    """Life around a table: a clock per seat, leaving to a bot, the seat a bot plays, the
+    rematch and replay at the end, a player's page of finished games."""
+    page, token = player_page(browser, base, "Ana", language)
+    api = httpx.Client(base_url=base, headers={"Authorization": f"Bearer {token}"})
+    _, bo_token = player_page(browser, base, "Bo", language)
+    bo = httpx.Client(base_url=base, headers={"Authorization": f"Bearer {bo_token}"})
+    room = api.post("/api/rooms", json={
+        "game": "arboretum", "players": 2,
+        "clock": {"minutes": 10, "increment": 5, "on_timeout": "bot"}}).json()["id"]
+    bo.post(f"/api/rooms/{room}/join")
+    api.post(f"/api/rooms/{room}/start")
+    page.goto(f"{base}/rooms/{room}")
+    page.locator(".seatactions .leave summary").click()
+    page.wait_for_timeout(1200)
+    shoot(page, out, "life-clocks-leave", whole=False)
+    page.locator(".seatactions .leave button[type=submit]").click()
+    page.wait_for_selector(".seatactions .takeback")
+    shoot(page, out, "life-bot-plays-for-you", whole=False)
+    me = api.get("/api/players/me").json()["id"]
+    page.goto(f"{base}/players/{me}")
+    shoot(page, out, "life-player-page")
+    turn = api.post("/api/rooms", json={"game": "evergreen", "players": 2, "pace": "turn",
+                                        "move_hours": 48}).json()["id"]
+    page.goto(f"{base}/rooms/{turn}")
+    shoot(page, out, "life-turn-based-lobby")
     page.context.close()
 
 
@@ -127,6 +158,7 @@ def main() -> None:
             page.locator("form[action='/name'] button[type=submit]").click()
             shoot(page, out, "home")
             page.context.close()
+            table_life(browser, base, out, language)
             for game_id in GAMES:
                 running_table(browser, base, out, game_id, language)
                 end_screen(browser, base, out, game_id, language)

@@ -254,6 +254,7 @@ class RoomService:
             "pace": table.pace,
             "deadline": table.deadline(),
             "clocks": table.clocks.shown(now) if table.clocks else None,
+            "rematch_id": table.rematch_id,
         }
 
     async def moves_for(self, room_id: int, player_id: int | None) -> dict[str, Any]:
