@@ -38,7 +38,7 @@ def your_tables(client: TestClient, player: Player) -> list[tuple[int, bool]]:
     section = page.split("<h2>Your tables</h2>", 1)[1].split("</section>", 1)[0]
     items = section.split("<li>")[1:]
     return [(int(re.search(r'href="/rooms/(\d+)"', item)[1]),  # type: ignore[index]
-             "Your move" in item) for item in items]
+             "Your turn" in item) for item in items]
 
 
 def seat_bar(client: TestClient, player: Player | None, room: int) -> str:
@@ -88,4 +88,4 @@ def test_the_table_page_offers_the_switches_to_seated_people_only(players, clien
         assert 'class="turn-signals"' in page.text and "Notify me" in page.text
     watched = client.get(f"/rooms/{room}", headers={"Cookie": f"canopy_token={cai.token}"})
     assert "turn-signals" not in watched.text and "Notify me" not in watched.text
-    assert 'data-your-move="Your move"' in watched.text  # the script's word, in any page
+    assert 'data-your-move="Your turn"' in watched.text  # the script's word, in any page

@@ -24,7 +24,7 @@ from tests.e2e.test_arboretum_browser import (
 
 pytestmark = pytest.mark.e2e
 
-MARKED = re.compile(r"^● Your move — ")
+MARKED = re.compile(r"^● Your turn — ")
 PLAIN_ICON = "/static/canopy.svg"
 TURN_ICON = "/static/turn-favicon.svg"
 
@@ -123,10 +123,10 @@ def test_a_background_tab_is_told_when_its_turn_comes(server: str, browser) -> N
     assert bo.evaluate("document.hidden") is True
     play_the_turn(ana, [bo, watcher])
     expect(bo).to_have_title(MARKED)
-    assert bo.title() == "● Your move — " + plain
+    assert bo.title() == "● Your turn — " + plain
     assert icon(bo) == TURN_ICON
     notes = bo.evaluate("window.__notes")
-    assert len(notes) == 1 and notes[0]["title"] == "Your move"
+    assert len(notes) == 1 and notes[0]["title"] == "Your turn"
     assert f"#{room} is waiting for you." in notes[0]["body"]
     assert bo.evaluate("window.__tones") > tones, "the chime plays"
     expect(ana).not_to_have_title(MARKED)
@@ -147,7 +147,7 @@ def test_a_background_tab_is_told_when_its_turn_comes(server: str, browser) -> N
     # Ana's home page: the table is hers to move, marked.
     ana.goto(server + "/")
     expect(ana.locator(".rooms li", has_text=f"#{room}").locator(".badge.yours")).to_have_text(
-        "Your move")
+        "Your turn")
     shoot(ana, "home-your-move")
     for ctx in (ana_ctx, bo_ctx, watcher.context):
         ctx.close()
