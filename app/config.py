@@ -17,8 +17,22 @@ class Settings(BaseSettings):
     secret_key: str = "change-me"
     #: Where browsers load htmx from: its CDN (pinned, with SRI) or the local npm copy.
     htmx_source: Literal["cdn", "local"] = "cdn"
-    #: The broadcast backend between room service and sockets (one process: memory://).
+    #: PostgreSQL's connection pool per process (SQLAlchemy's QueuePool; unused on SQLite):
+    #: connections kept open, extra ones allowed at a peak, seconds to wait for one, and
+    #: seconds after which a connection is replaced.
+    db_pool_size: int = 10
+    db_max_overflow: int = 10
+    db_pool_timeout: float = 10.0
+    db_pool_recycle: int = 1800
+    #: The broadcast backend between room service and sockets: memory:// (one process) or
+    #: redis://host:port/db (several processes, Redis pub/sub).
     broadcast_url: str = "memory://"
+    #: With several processes: how often (seconds) each compares the versions of the rooms it
+    #: serves with the database, so that a lost broadcast never leaves a page stale.
+    resync_seconds: float = 5.0
+    #: With several processes: how often (seconds) a process not running the bots and clocks
+    #: tries to take them over (a PostgreSQL advisory lock held by one process at a time).
+    lease_seconds: float = 2.0
     #: Seconds a bot waits before moving, so that people can follow it (0 in tests).
     bot_delay: float = 0.6
     #: Games kept in memory; beyond that the least recently used are dropped and rebuilt

@@ -1,5 +1,6 @@
-"""The database engine and sessions. SQLite gets WAL, synchronous=NORMAL, foreign keys and a
-busy timeout on every connection (DESIGN.md §4)."""
+"""The database engine and the move writers (DESIGN.md §4). SQLite gets WAL,
+synchronous=NORMAL, foreign keys and a busy timeout on every connection; PostgreSQL a
+connection pool sized by the settings. Migrations on PostgreSQL hold an advisory lock."""
 
 from __future__ import annotations
 
@@ -10,11 +11,13 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from anyio import to_thread
-from sqlalchemy import event
+from sqlalchemy import event, text
 from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.pool import QueuePool
 from sqlmodel import create_engine
 
 from app import speedups
+from app.config import Settings
 
 #: How JSON columns (a state snapshot every move, moves, options) and socket messages are
 #: written: compact, and without the circular-reference check (the values are plain data) —
@@ -47,8 +50,28 @@ class OneByOne:
             job(connection)
 
 
-def make_engine(url: str) -> Engine:
-    """An engine for ``url``; for SQLite the file's folder is created and the pragmas set."""
+class PoolSettings(Protocol):
+    """The connection pool's settings (:class:`app.config.Settings` has them)."""
+
+    db_pool_size: int
+    db_max_overflow: int
+    db_pool_timeout: float
+    db_pool_recycle: int
+
+
+def make_engine(url: str, pool: PoolSettings | None = None) -> Engine:
+    """An engine for ``url``, writing JSON columns with :data:`json_dumps`.
+
+    - SQLite: the file's folder is created, and every connection gets WAL,
+      ``synchronous=NORMAL``, foreign keys and a 30 s busy timeout.
+    - Anything else (PostgreSQL, ``postgresql+psycopg://``): a :class:`QueuePool` of
+      ``pool.db_pool_size`` connections plus ``db_max_overflow`` at a peak, waiting at most
+      ``db_pool_timeout`` seconds for one (then ``sqlalchemy.exc.TimeoutError``), replacing
+      connections older than ``db_pool_recycle`` seconds, and checking each one with a ping
+      when it is taken from the pool (a connection the server ended — a restart, an idle
+      timeout — is replaced then, never handed to a request). Without ``pool`` the settings'
+      declared defaults.
+    """
     if url.startswith("sqlite"):
         path = url.split("///", 1)[-1]
         if path and path != ":memory:":
@@ -66,7 +89,26 @@ def make_engine(url: str) -> Engine:
             cursor.close()
 
         return engine
-    return create_engine(url, pool_pre_ping=True, json_serializer=json_dumps)
+    pool = pool or Settings.model_construct()  # the declared defaults, no environment read
+    return create_engine(url, poolclass=QueuePool, pool_size=pool.db_pool_size,
+                         max_overflow=pool.db_max_overflow, pool_timeout=pool.db_pool_timeout,
+                         pool_recycle=pool.db_pool_recycle, pool_pre_ping=True,
+                         json_serializer=json_dumps)
+
+
+#: The PostgreSQL advisory lock (a 64-bit key, per database) that migrations hold: two
+#: processes starting at once on one database migrate one after the other, and the second
+#: finds the schema at head. (The timers' lease, :mod:`app.rooms.lease`, has another key.)
+MIGRATION_LOCK = int.from_bytes(b"canopy:m", "big")
+
+
+def lock_for_migrations(connection: Connection) -> None:
+    """Wait for, and take, :data:`MIGRATION_LOCK` for the rest of ``connection``'s
+    transaction (PostgreSQL's ``pg_advisory_xact_lock``: released by the commit or rollback,
+    so a process that dies mid-migration never leaves it held). Nothing on SQLite, where the
+    migration's first write takes the database's one write lock anyway."""
+    if connection.dialect.name == "postgresql":
+        connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
 
 
 class GroupCommit:
@@ -77,7 +119,22 @@ class GroupCommit:
     ``await write(job)`` returns once ``job(connection)`` is committed, or raises what the job
     raised. When a job fails inside a shared transaction, that transaction is rolled back and
     each of its jobs runs again in a transaction of its own, so every job gets the outcome it
-    would have had alone. A job must only touch the database through ``connection``.
+    would have had alone. A job must only touch the database through ``connection``, and must
+    not go on using it after a database error: PostgreSQL refuses every statement of a
+    transaction after its first error, so a failed job ends the shared transaction at once
+    (rolled back, then the rerun one by one; ``tests/pg/test_moves.py`` runs a real duplicate
+    ``(game, seq)`` in a group).
+
+    On PostgreSQL as on SQLite the moves need no other form: :mod:`app.rooms.store`'s
+    pre-built statements are SQLAlchemy Core, compiled once per dialect (on PostgreSQL with a
+    cast on each bound parameter, and the move's INSERT with ``RETURNING move.id``, which rides
+    on the same round trip); each runs with one row of parameters (no ``executemany``), and
+    psycopg prepares them server-side on each pooled connection after their fifth use. Two
+    processes writing the same ``(game, seq)``: the second INSERT waits for the first
+    transaction on the unique index and fails once it commits (``StaleTable``, 409); two
+    groups of different processes that lock the same games in opposite orders make
+    PostgreSQL abort one of them (a deadlock error, raised by the job that waited): its jobs
+    are rerun alone like any failed group.
     """
 
     #: At most this many jobs per transaction.

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import ipaddress
 import json
+import logging
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -27,7 +28,8 @@ from typing import Literal
 from urllib.parse import urlsplit
 
 from limits import RateLimitItem, parse
-from limits.storage import MemoryStorage
+from limits.errors import StorageError
+from limits.storage import MemoryStorage, RedisStorage, Storage
 from limits.strategies import MovingWindowRateLimiter
 from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
@@ -40,6 +42,8 @@ from app.errors import ApiError
 from app.games.words import Msg
 from app.i18n import choose, say
 from app.identity import COOKIE
+
+log = logging.getLogger("canopy.guard")
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 DEFAULT_PORTS = {"http": 80, "https": 443}
@@ -287,19 +291,60 @@ class SocketGate:
 RateKind = Literal["signups", "rooms", "joins", "wrong_codes"]
 
 
+def shared_storage(broadcast_url: str) -> Storage | None:
+    """Where every process counts alike: Redis when the processes share a Redis hub (same URL;
+    short timeouts, since the counting runs on the request's path); None with one process."""
+    if not broadcast_url.startswith(("redis://", "rediss://")):
+        return None
+    return RedisStorage(broadcast_url, wrap_exceptions=True, socket_connect_timeout=0.5,
+                        socket_timeout=0.5)
+
+
 class RateLimits:
-    """Per-address limits (the ``limits`` library's moving windows, in memory)."""
+    """Per-address limits (the ``limits`` library's moving windows): in memory with one
+    process; in Redis where ``BROADCAST_URL`` is Redis, so that every process counts the same
+    requests. While Redis does not answer, each process counts on its own for
+    ``FALLBACK_SECONDS`` (a limit still holds, per process) and then tries Redis again."""
+
+    FALLBACK_SECONDS = 10.0
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        self.limiter = MovingWindowRateLimiter(MemoryStorage())
+        self.local = MovingWindowRateLimiter(MemoryStorage())
+        shared = shared_storage(settings.broadcast_url)
+        self.shared = MovingWindowRateLimiter(shared) if shared is not None else None
+        self._fallback_until = 0.0
         self.items: dict[str, RateLimitItem] = {
             kind: parse(getattr(settings, f"rate_{kind}"))
             for kind in ("signups", "rooms", "joins", "wrong_codes")}
 
+    @property
+    def limiter(self) -> MovingWindowRateLimiter:
+        """The shared counters, unless they failed a moment ago."""
+        if self.shared is not None and time.monotonic() >= self._fallback_until:
+            return self.shared
+        return self.local
+
+    def _count(self, kind: RateKind, address: str, *, hit: bool) -> bool:
+        """Whether the address is within its ``kind`` limit (counting one request if
+        ``hit``)."""
+        limiter = self.limiter
+        item = self.items[kind]
+        try:
+            return limiter.hit(item, kind, address) if hit else limiter.test(item, kind,
+                                                                             address)
+        except StorageError as exc:
+            log.warning("the shared rate limits do not answer (%s); counting in this process "
+                        "for %g s", exc.storage_error, self.FALLBACK_SECONDS)
+            self._fallback_until = time.monotonic() + self.FALLBACK_SECONDS
+            return self._count(kind, address, hit=hit)
+
     def _refusal(self, kind: RateKind, address: str, what: str) -> ApiError:
         item = self.items[kind]
-        reset, _ = self.limiter.get_window_stats(item, kind, address)
+        try:
+            reset, _ = self.limiter.get_window_stats(item, kind, address)
+        except StorageError:
+            reset = time.time() + item.get_expiry()
         wait = max(1, int(reset - time.time()) + 1)
         return ApiError(429, Msg("too many {what} from your address; try again in {wait} s",
                                  {"what": Msg(what), "wait": wait}),
@@ -309,13 +354,13 @@ class RateLimits:
         """Count one request of ``kind``; 429 once the address is over its limit (``what``:
         the requests counted, a message id marked with ``N_``, "new rooms")."""
         address = client_address(self.settings, scope)
-        if not self.limiter.hit(self.items[kind], kind, address):
+        if not self._count(kind, address, hit=True):
             raise self._refusal(kind, address, what)
 
     def check(self, kind: RateKind, scope: Scope, what: str) -> None:
         """429 if the address is over its limit of ``kind`` (without counting)."""
         address = client_address(self.settings, scope)
-        if not self.limiter.test(self.items[kind], kind, address):
+        if not self._count(kind, address, hit=False):
             raise self._refusal(kind, address, what)
 
 

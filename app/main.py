@@ -1,4 +1,5 @@
-"""``create_app()``: settings, database (migrated to head), services, routers, static files."""
+"""``create_app()``: settings, database (migrated to head), services, routers, static files;
+with several processes (PostgreSQL and Redis), the hub, the resync and the lease."""
 
 from __future__ import annotations
 
@@ -34,14 +35,15 @@ from app.games.words import Msg
 from app.guard import BodyTooLarge, Edge, RateLimits, SocketGate, too_large
 from app.i18n import choose, say
 from app.lobby import api as lobby_api
-from app.lobby.cleanup import start_cleanup
+from app.lobby.cleanup import Cleanup, start_cleanup
 from app.lobby.service import Lobby
 from app.observe import Metrics, configure_logging, counted_error
 from app.realtime.feed import Feeds
 from app.realtime.sockets import game_socket
 from app.rooms import api as rooms_api
 from app.rooms import replay_api
-from app.rooms.events import MemoryHub
+from app.rooms.broadcast import RedisHub, Resync, hub_for
+from app.rooms.lease import Lease, lease_for
 from app.rooms.replay import Replays
 from app.rooms.service import RoomService
 from app.web import history, pages, seats
@@ -132,7 +134,12 @@ def tune_gc() -> None:
 
 
 def migrate(engine: Engine) -> None:
-    """Upgrade the database to the newest Alembic revision (``migrations/``).
+    """Upgrade the database to the newest Alembic revision (``migrations/``), in one
+    transaction.
+
+    On PostgreSQL the transaction first takes the migration lock (``migrations/env.py``,
+    :func:`app.db.lock_for_migrations`): processes starting at once on one database migrate
+    one after the other, and the later ones find it at head (a no-op).
 
     On SQLite, foreign keys are off while migrating: a column's type can only change there by
     copying the table (Alembic's batch mode), and dropping the old copy of a table that others
@@ -170,6 +177,30 @@ def database_answers(engine: Engine) -> bool:
     return True
 
 
+class Timers:
+    """What the process holding the lease runs (:mod:`app.rooms.lease`; one process always
+    holds it): the bots and clocks of the room service, and the clean-up."""
+
+    def __init__(self, engine: Engine, settings: Settings, rooms: RoomService) -> None:
+        self.engine = engine
+        self.settings = settings
+        self.rooms = rooms
+        self.cleanup: Cleanup | None = None
+
+    async def gained(self) -> None:
+        self.cleanup = start_cleanup(self.engine, self.settings)  # idle rooms and players
+        await self.rooms.take_over()
+
+    async def lost(self) -> None:
+        await self.stop_cleanup()
+        await self.rooms.step_down()
+
+    async def stop_cleanup(self) -> None:
+        if self.cleanup is not None:
+            await self.cleanup.stop()
+            self.cleanup = None
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
     configure_logging(settings.log_format)
@@ -177,19 +208,34 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         logger = logging.getLogger(name)
         if not any(isinstance(f, RedactTokens) for f in logger.filters):
             logger.addFilter(RedactTokens())
-    engine = make_engine(settings.database_url)
-    hub = MemoryHub()
+    engine = make_engine(settings.database_url, settings)
+    hub = hub_for(settings.broadcast_url, settings.resync_seconds)
+    lease: Lease = lease_for(settings.database_url, settings.broadcast_url,
+                             settings.lease_seconds)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        """Migrate; then, with several processes, join the others (the hub, the resync) and
+        try for the lease; the holder (one process: this one) runs the timers. A clean stop
+        pauses the clocks (holder only) before it lets the lease go."""
         migrate(engine)
-        cleanup = start_cleanup(engine, settings)  # idle rooms and players (README)
-        await app.state.rooms.bots.resume()
-        await app.state.rooms.timekeeper.resume()
+        rooms: RoomService = app.state.rooms
+        resync: Resync | None = app.state.resync
+        if isinstance(hub, RedisHub):
+            await hub.start()
+        if resync is not None:
+            resync.start()
+        timers = Timers(engine, settings, rooms)
+        await lease.start(timers.gained, timers.lost)
         tune_gc()
         yield
-        await cleanup.stop()
-        await app.state.rooms.close()
+        if resync is not None:
+            await resync.stop()
+        await timers.stop_cleanup()
+        await rooms.close()
+        await lease.stop()
+        if isinstance(hub, RedisHub):
+            await hub.stop()
         engine.dispose()
 
     # /docs is app.web.pages.api_docs: Swagger UI pinned with SRI, no inline script.
@@ -201,8 +247,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.hub = hub
     app.state.sockets = SocketGate(settings)
     app.state.metrics = metrics = Metrics(engine, app.state.sockets.open_count)
-    app.state.rooms = RoomService(engine, hub, bot_delay=settings.bot_delay,
-                                 games_cached=settings.games_cached, metrics=metrics)
+    app.state.lease = lease
+    app.state.rooms = rooms = RoomService(engine, hub, bot_delay=settings.bot_delay,
+                                          games_cached=settings.games_cached, metrics=metrics,
+                                          lease=lease)
+    app.state.resync = None
+    if isinstance(hub, RedisHub):  # the others' events: caches follow, the holder's timers
+        hub.listeners.append(rooms.heard)
+        app.state.resync = Resync(hub, rooms, settings.resync_seconds)
     app.state.lobby = Lobby(engine, app.state.rooms, max_open_rooms=settings.max_open_rooms)
     app.state.replays = Replays(engine)  # finished games, rebuilt for their replays
     app.state.feeds = Feeds(hub)

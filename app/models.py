@@ -6,12 +6,18 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, Column, Index, UniqueConstraint
+from sqlalchemy import JSON, BigInteger, Column, Index, Integer, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 #: The largest id an INTEGER primary key holds (SQLite, PostgreSQL BIGINT): a larger one names
 #: nothing, and passing it to the driver would fail with an OverflowError.
 MAX_ID = 2**63 - 1
+
+#: The type of every id and of every column that refers to one: 64 bits on both engines —
+#: SQLite's INTEGER (only a column declared exactly so is its rowid, the id it assigns), and
+#: PostgreSQL's BIGINT (migration 0007), so that no id up to :data:`MAX_ID` overflows the
+#: parameter a query binds, and a busy server's moves never run out of ids.
+ID = BigInteger().with_variant(Integer(), "sqlite")
 
 
 def now() -> datetime:
@@ -19,7 +25,7 @@ def now() -> datetime:
 
 
 class Player(SQLModel, table=True):
-    id: int | None = Field(default=None, primary_key=True)
+    id: int | None = Field(default=None, primary_key=True, sa_type=ID)
     name: str = Field(max_length=40)
     token_hash: str = Field(index=True, unique=True, max_length=64)
     created: datetime = Field(default_factory=now)
@@ -28,16 +34,16 @@ class Player(SQLModel, table=True):
 
 
 class Room(SQLModel, table=True):
-    id: int | None = Field(default=None, primary_key=True)
+    id: int | None = Field(default=None, primary_key=True, sa_type=ID)
     code: str = Field(index=True, unique=True, max_length=16)
     game_id: str = Field(max_length=40)
     players: int
     options: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
     status: str = Field(default="lobby", max_length=16, index=True)  # lobby | playing | finished
-    created_by: int = Field(foreign_key="player.id")
+    created_by: int = Field(foreign_key="player.id", sa_type=ID)
     #: Who runs the room before the start (seats, bots, options, start); the creator at
     #: first, the next person seated when the host leaves.
-    host_id: int | None = Field(default=None, foreign_key="player.id")
+    host_id: int | None = Field(default=None, foreign_key="player.id", sa_type=ID)
     #: A private room is never listed and is joined only with its invite code.
     private: bool = False
     created: datetime = Field(default_factory=now)
@@ -53,8 +59,8 @@ class Room(SQLModel, table=True):
     #: A finished game's replay shows every hand (otherwise what a spectator saw).
     public_replay: bool = False
     #: The room this one is a rematch of, and the rematch offered at the end of this one.
-    rematch_of: int | None = Field(default=None, foreign_key="room.id")
-    rematch_id: int | None = Field(default=None, foreign_key="room.id")
+    rematch_of: int | None = Field(default=None, foreign_key="room.id", sa_type=ID)
+    rematch_id: int | None = Field(default=None, foreign_key="room.id", sa_type=ID)
 
 
 class Seat(SQLModel, table=True):
@@ -64,10 +70,10 @@ class Seat(SQLModel, table=True):
     __table_args__ = (UniqueConstraint("room_id", "index"),
                       Index("ix_seat_room_player", "room_id", "player_id", unique=True))
 
-    id: int | None = Field(default=None, primary_key=True)
-    room_id: int = Field(foreign_key="room.id", index=True)
+    id: int | None = Field(default=None, primary_key=True, sa_type=ID)
+    room_id: int = Field(foreign_key="room.id", index=True, sa_type=ID)
     index: int
-    player_id: int | None = Field(default=None, foreign_key="player.id")
+    player_id: int | None = Field(default=None, foreign_key="player.id", sa_type=ID)
     #: The bot that plays the seat: a bot's seat (no player), or a person's seat handed to a
     #: bot (they left, were voted away or ran out of time) until they take it back.
     bot_level: str | None = Field(default=None, max_length=16)
@@ -81,8 +87,8 @@ class Seat(SQLModel, table=True):
 
 
 class Game(SQLModel, table=True):
-    id: int | None = Field(default=None, primary_key=True)
-    room_id: int = Field(foreign_key="room.id", unique=True)
+    id: int | None = Field(default=None, primary_key=True, sa_type=ID)
+    room_id: int = Field(foreign_key="room.id", unique=True, sa_type=ID)
     #: The game's seed, 128 bits as decimal digits (wider than an SQL integer).
     seed: str = Field(max_length=64)
     state: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
@@ -98,8 +104,8 @@ class Game(SQLModel, table=True):
 class Move(SQLModel, table=True):
     __table_args__ = (UniqueConstraint("game_id", "seq"),)
 
-    id: int | None = Field(default=None, primary_key=True)
-    game_id: int = Field(foreign_key="game.id", index=True)
+    id: int | None = Field(default=None, primary_key=True, sa_type=ID)
+    game_id: int = Field(foreign_key="game.id", index=True, sa_type=ID)
     seq: int
     seat: int
     move: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))

@@ -47,6 +47,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -225,6 +226,17 @@ class Options:
     profile: str | None
     profile_setup: str | None
     json_out: str | None
+    #: Server processes (each on its own port; a room's seats are spread over them), and
+    #: where they keep games and broadcast (None: a fresh SQLite file, memory://).
+    processes: int = 1
+    #: With several processes: "seats" spreads each room's seats over them (every move
+    #: crosses processes), "rooms" keeps each room on one (as the compose proxy routes).
+    spread: str = "seats"
+    database_url: str | None = None
+    broadcast_url: str | None = None
+    #: The processes of the engines behind the servers (PostgreSQL, Redis), whose CPU counts
+    #: in the total per move.
+    engine_pids: Callable[[], list[int]] | None = None
 
 
 @dataclass
@@ -373,9 +385,15 @@ class Room:
     async def connect(self) -> None:
         self.seats = [Seat(self, i) for i in range(PLAYERS)]
         await asyncio.gather(*(
-            seat.open(f"{self.gen.ws_base}/ws/rooms/{self.room_id}?token={self.tokens[seat.index]}",
+            seat.open(f"{self.gen.ws_bases[self.process_of(seat)]}"
+                      f"/ws/rooms/{self.room_id}?token={self.tokens[seat.index]}",
                       self.gen.opts.compression)
             for seat in self.seats))
+
+    def process_of(self, seat: Seat) -> int:
+        """Which server process the seat's socket goes to."""
+        shift = seat.index if self.gen.opts.spread == "seats" else 0
+        return (self.slot + shift) % len(self.gen.ws_bases)
 
     async def recycle(self) -> None:
         await asyncio.gather(*(seat.close() for seat in self.seats))
@@ -444,7 +462,7 @@ class Generator:
     def __init__(self, opts: Options, http: httpx.AsyncClient) -> None:
         self.opts = opts
         self.http = http
-        self.ws_base = f"ws://127.0.0.1:{opts.port}"
+        self.ws_bases = [f"ws://127.0.0.1:{opts.port + i}" for i in range(opts.processes)]
         self.stats = Stats()
         self.stopping = False
         self.rooms = [Room(self, slot) for slot in range(opts.rooms)]
@@ -465,22 +483,26 @@ class Generator:
 
 
 class Server:
-    """The server under test, in its own process pinned to CPU 0."""
+    """A server process under test (the ``index``-th, on ``opts.port + index``), pinned to
+    CPU 0."""
 
-    def __init__(self, opts: Options, workdir: Path) -> None:
+    def __init__(self, opts: Options, workdir: Path, index: int = 0) -> None:
         self.opts = opts
         self.workdir = workdir
-        self.log_path = workdir / "server.log"
+        self.log_path = workdir / f"server{index}.log"
+        self.base = f"http://127.0.0.1:{opts.port + index}"
         app = "bench.baseline_app:app_factory" if opts.baseline else "app.main:app_factory"
         command = [sys.executable, "-m", "uvicorn", "--factory", app, "--host", "127.0.0.1",
-                   "--port", str(opts.port), "--ws-per-message-deflate", str(opts.deflate)]
+                   "--port", str(opts.port + index),
+                   "--ws-per-message-deflate", str(opts.deflate)]
         if opts.ws_impl:
             command += ["--ws", opts.ws_impl]
         if shutil.which("taskset"):
             command = ["taskset", "-c", "0", *command]
         env = dict(os.environ)
         env.update({
-            "DATABASE_URL": f"sqlite:///{workdir / 'canopy.db'}",
+            "DATABASE_URL": opts.database_url or f"sqlite:///{workdir / 'canopy.db'}",
+            "BROADCAST_URL": opts.broadcast_url or "memory://",
             "BOT_DELAY": "0",
             "WS_RATE": "100000",
             # one load generator plays every room from one address
@@ -502,7 +524,7 @@ class Server:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"server exited ({self.proc.returncode}):\n{self.tail()}")
             with contextlib.suppress(httpx.HTTPError):
-                if (await http.get("/healthz")).status_code == 200:
+                if (await http.get(self.base + "/healthz")).status_code == 200:
                     return
             await asyncio.sleep(0.1)
         raise RuntimeError(f"server not ready after {timeout} s:\n{self.tail()}")
@@ -568,7 +590,7 @@ def pct(values: list[float], q: float) -> float:
 
 async def run(opts: Options) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="canopy-bench-") as tmp:
-        server = Server(opts, Path(tmp))
+        servers: list[Server] = []
         limits = httpx.Limits(max_connections=64, max_keepalive_connections=64)
         async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{opts.port}", timeout=30,
                                      limits=limits) as http:
@@ -576,26 +598,45 @@ async def run(opts: Options) -> dict[str, Any]:
             # one player's cookie with the next sign-up (refused: it is no site page).
             http.cookies.jar.set_policy(http_cookiejar.DefaultCookiePolicy(allowed_domains=[]))
             try:
-                return await measure(opts, server, http)
+                for index in range(opts.processes):  # one after the other: each migrates
+                    servers.append(Server(opts, Path(tmp), index))
+                    await servers[-1].ready(http)
+                return await measure(opts, servers, http)
             finally:
-                await server.stop()
+                for server in servers:
+                    await server.stop()
 
 
-async def measure(opts: Options, server: Server, http: httpx.AsyncClient) -> dict[str, Any]:
-    await server.ready(http)
-    pid = server.pid
+async def measure(opts: Options, servers: list[Server], http: httpx.AsyncClient
+                  ) -> dict[str, Any]:
+    pid = servers[0].pid
+    pids = [server.pid for server in servers]
+
+    def cpu() -> float:
+        return sum(cpu_seconds(p) for p in pids)
+
+    def rss() -> int:
+        return sum(rss_kib(p) for p in pids)
+
+    def engines_cpu() -> float:
+        total = 0.0
+        for engine_pid in opts.engine_pids() if opts.engine_pids else []:
+            with contextlib.suppress(OSError):  # a backend that just ended
+                total += cpu_seconds(engine_pid)
+        return total
+
     gen = Generator(opts, http)
     stats = gen.stats
-    rss_start = rss_kib(pid)
+    rss_start = rss()
     setup_profiler = start_py_spy(pid, opts.profile_setup, None)
-    t_setup, cpu_setup = time.perf_counter(), cpu_seconds(pid)
+    t_setup, cpu_setup = time.perf_counter(), cpu()
     await asyncio.wait_for(gen.each_room("create"), opts.setup_timeout)
-    rss_rooms = rss_kib(pid)
+    rss_rooms = rss()
     await asyncio.wait_for(gen.each_room("connect"), opts.setup_timeout)
-    rss_conns = rss_kib(pid)
+    rss_conns = rss()
     stop_py_spy(setup_profiler, interrupt=True)
     setup_s = time.perf_counter() - t_setup
-    setup_cpu_ms = 1000 * (cpu_seconds(pid) - cpu_setup) / opts.rooms
+    setup_cpu_ms = 1000 * (cpu() - cpu_setup) / opts.rooms
     print(f"# setup: {opts.rooms} rooms, {opts.rooms * PLAYERS} sockets in {setup_s:.1f} s; "
           f"server CPU {setup_cpu_ms:.1f} ms per room; RSS {rss_start / 1024:.0f} MiB at start, "
           f"{rss_rooms / 1024:.0f} with the rooms, {rss_conns / 1024:.0f} with the sockets",
@@ -615,14 +656,14 @@ async def measure(opts: Options, server: Server, http: httpx.AsyncClient) -> dic
     try:
         await asyncio.sleep(opts.warmup)
         profiler = start_py_spy(pid, opts.profile, int(opts.measure))
-        cpu0, self0, t0 = cpu_seconds(pid), self_cpu(), time.perf_counter()
+        cpu0, engines0, self0, t0 = cpu(), engines_cpu(), self_cpu(), time.perf_counter()
         window_start = time.time()
         stats.measuring = True
         await asyncio.sleep(opts.measure)
         stats.measuring = False
         wall = time.perf_counter() - t0
-        cpu1, self1 = cpu_seconds(pid), self_cpu()
-        rss_end = rss_kib(pid)
+        cpu1, engines1, self1 = cpu(), engines_cpu(), self_cpu()
+        rss_end = rss()
     finally:
         gc.enable()
         gen.stopping = True
@@ -636,6 +677,7 @@ async def measure(opts: Options, server: Server, http: httpx.AsyncClient) -> dic
 
     lat = sorted(stats.latencies)
     server_cpu = cpu1 - cpu0
+    engine_cpu = engines1 - engines0
     offered = opts.rooms * opts.rate * wall if opts.mode == "open" else None
     result: dict[str, Any] = {
         "label": opts.label,
@@ -657,6 +699,10 @@ async def measure(opts: Options, server: Server, http: httpx.AsyncClient) -> dic
         "server_cpu_s": round(server_cpu, 2),
         "server_cpu_ms_per_move": round(1000 * server_cpu / max(1, stats.moves), 3),
         "server_cpu_util": round(server_cpu / wall, 2),
+        "processes": opts.processes,
+        "engines_cpu_ms_per_move": round(1000 * engine_cpu / max(1, stats.moves), 3),
+        "total_cpu_ms_per_move": round(1000 * (server_cpu + engine_cpu) / max(1, stats.moves),
+                                       3),
         "server_rss_mib": round(rss_end / 1024),
         "rss_start_mib": round(rss_start / 1024),
         "rss_per_room_kib": round((rss_rooms - rss_start) / opts.rooms, 1),
@@ -673,7 +719,7 @@ async def measure(opts: Options, server: Server, http: httpx.AsyncClient) -> dic
         else None,
         "snapshot_bytes": round(stats.snapshot_bytes / stats.snapshot_msgs)
         if stats.snapshot_msgs else None,
-        "server_error_lines": server.error_lines(),
+        "server_error_lines": sum(server.error_lines() for server in servers),
         "window_unix": [round(window_start, 3), round(window_start + wall, 3)],
         "setup_s": round(setup_s, 1),
         "setup_server_cpu_ms_per_room": round(setup_cpu_ms, 2),
@@ -736,6 +782,12 @@ def parse(argv: list[str] | None = None) -> Options:
     parser.add_argument("--profile-setup", default=None,
                         help="record the server with py-spy while the rooms are set up")
     parser.add_argument("--json", default=None, help="append the result to this JSON-lines file")
+    parser.add_argument("--processes", type=int, default=1,
+                        help="server processes; each room's seats are spread over them")
+    parser.add_argument("--spread", choices=("seats", "rooms"), default="seats",
+                        help="several processes: spread each room's seats, or keep rooms whole")
+    parser.add_argument("--database-url", default=None, help="default: a fresh SQLite file")
+    parser.add_argument("--broadcast-url", default=None, help="default: memory://")
     args = parser.parse_args(argv)
     if args.rooms < 1 or args.rate <= 0 or args.measure <= 0 or args.warmup < 0:
         parser.error("--rooms, --rate and --measure must be positive")
@@ -748,7 +800,10 @@ def parse(argv: list[str] | None = None) -> Options:
                    deflate=args.deflate, server_dir=Path(args.server_dir),
                    patch_bytes=(mover, other), snapshot_bytes=args.snapshot_bytes,
                    setup_timeout=args.setup_timeout, seed=args.seed, profile=args.profile,
-                   profile_setup=args.profile_setup, json_out=args.json)
+                   profile_setup=args.profile_setup, json_out=args.json,
+                   processes=args.processes, spread=args.spread,
+                   database_url=args.database_url,
+                   broadcast_url=args.broadcast_url)
     return opts
 
 

@@ -5,7 +5,8 @@ moves: a finished game stays replayable, and its players stay with it.
 
 :func:`sweep` does one pass in one transaction; :func:`run_cleanup` calls it every
 ``CLEANUP_EVERY_MINUTES`` off the event loop, and :func:`start_cleanup` runs that loop for the
-app's lifespan.
+app's lifespan — with several processes, only in the one holding the lease
+(:mod:`app.rooms.lease`; ``app.main.Timers``), so that one sweep runs at a time.
 """
 
 from __future__ import annotations

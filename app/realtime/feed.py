@@ -6,8 +6,10 @@ per socket, each re-armed on every move, cost three more task switches per move 
 objects per socket and move — enough to keep CPython's cycle collector busy at 500 rooms.)
 
 A feed knows who is connected: the player behind each socket (``None`` for someone who
-has not chosen a name). :meth:`Feeds.presence` reads it for the seat bar, and a socket that
-comes or goes announces :class:`PresenceChanged` to the room.
+has not chosen a name). :meth:`Feeds.presence` reads it for the seat bar — with the pages that
+other processes hold, as the hub knows them (the Redis hub keeps a copy, so this stays a plain
+read) — and a socket that comes or goes announces :class:`PresenceChanged` to the room, with
+who has a page of it open in this process.
 
 A feed also keeps what its sockets compute once per game version and share — patch messages
 per seat, rendered regions per seat — in :meth:`RoomFeed.shared`, dropped at the next version
@@ -40,6 +42,9 @@ class Presence:
 
     players: frozenset[int] = frozenset()
     anonymous: int = 0
+
+
+NOBODY = Presence()
 
 
 class RoomFeed:
@@ -118,17 +123,27 @@ class Feeds:
         await self.announce(feed.room_id)
 
     async def announce(self, room_id: int) -> None:
-        """Tell the room's sockets that who is connected changed."""
-        await self.hub.publish(PresenceChanged(room_id))
+        """Tell the room's sockets (in every process) that who is connected changed."""
+        here = self.here(room_id)
+        await self.hub.publish(PresenceChanged(room_id, here.players, here.anonymous))
 
-    def presence(self, room_id: int) -> Presence:
+    def here(self, room_id: int) -> Presence:
         """Who has a page of the room open in this process now."""
         feed = self._feeds.get(room_id)
         if feed is None:
-            return Presence()
+            return NOBODY
         people = list(feed.people.values())
         return Presence(frozenset(p for p in people if p is not None),
                         sum(p is None for p in people))
+
+    def presence(self, room_id: int) -> Presence:
+        """Who has a page of the room open now, in this process or another."""
+        here = self.here(room_id)
+        elsewhere = self.hub.present_elsewhere(room_id)
+        if elsewhere is None:
+            return here
+        players, anonymous = elsewhere
+        return Presence(here.players | players, here.anonymous + anonymous)
 
     def drop(self, feed: RoomFeed) -> None:
         if self._feeds.get(feed.room_id) is feed:

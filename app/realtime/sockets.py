@@ -7,6 +7,11 @@ sends ``lobby`` messages.
 
 Each connection keeps what it last sent; the room's views and patch messages are computed once
 per version and seat and shared by every connection of that seat (:mod:`app.realtime.feed`).
+A connection never sends an older version after a newer one, and each patch starts where the
+previous one ended (``from`` is the previous ``to``): a client that sees a gap asks for a
+resync. With several processes, an event from another one reaches the room's sockets after this
+process dropped its copy of the table, and they diff what they last sent against the stored
+present.
 The htmx socket (``/ws/rooms/{id}/html``) lives with the pages, in :mod:`app.web.live`, and
 uses the same room feed.
 """
@@ -201,6 +206,8 @@ class GameSocket:
                              **self._seating(table)})
             conn.seating = table.seating
             return
+        if table.version < conn.version:
+            return  # a copy older than what this socket sent: never send a version back
         if conn.version != table.version:
             assert self.feed is not None
             message = _patch_message(self.feed, table, conn.version, conn.view, seat,

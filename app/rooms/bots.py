@@ -4,6 +4,10 @@ seat's view, and are set moving after the commit that makes their seat active (D
 One task per room at most drives that room's bots, one move after another, each after
 ``delay`` seconds so that people can follow. A bot whose move is refused (a person moved first
 in a simultaneous phase, another process stored a move first) looks again.
+
+With several processes only the one holding the lease (:mod:`app.rooms.lease`) drives bots:
+elsewhere :meth:`Bots.schedule` does nothing, and the holder hears of the others' moves and sets
+their bots moving (``RoomService.heard``).
 """
 
 from __future__ import annotations
@@ -37,8 +41,9 @@ class Bots:
         return task is not None and not task.done()
 
     def schedule(self, room_id: int) -> None:
-        """Let the bots whose seats are active move (after a commit or a start)."""
-        if self._closed or self.busy(room_id):
+        """Let the bots whose seats are active move (after a commit or a start), if this
+        process runs the timers."""
+        if self._closed or not self.rooms.lease.held or self.busy(room_id):
             return
         self._tasks.pop(room_id, None)
         table = self.rooms.tables.peek(room_id)
@@ -85,9 +90,17 @@ class Bots:
             self.schedule(room_id)
         return len(room_ids)
 
-    async def close(self) -> None:
-        self._closed = True  # a move that ends now schedules no more
-        for task in list(self._tasks.values()):
+    async def stop(self) -> None:
+        """Stop every bot now (this process no longer holds the lease); :meth:`resume` sets
+        them moving again."""
+        tasks = list(self._tasks.values())
+        self._tasks.clear()
+        for task in tasks:
             task.cancel()
+        for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+
+    async def close(self) -> None:
+        self._closed = True  # a move that ends now schedules no more
+        await self.stop()

@@ -1,6 +1,6 @@
 """The room-event hub: what happened in a room, from the lobby and the room service to every
-socket of that room (DESIGN.md §6). One process uses :class:`MemoryHub`; scale-out swaps in
-another backend with the same two methods.
+socket of that room (DESIGN.md §6). One process uses :class:`MemoryHub`; several processes use
+the Redis hub (:mod:`app.rooms.broadcast`), which has the same methods.
 
 Events say *that* something changed, never what a seat may see: each subscriber reads its own
 seat's view afterwards. A subscriber only needs the latest game version — a slow socket that
@@ -34,12 +34,21 @@ class LobbyChanged:
 
 @dataclass(frozen=True, slots=True)
 class PresenceChanged:
-    """Someone opened or closed a page of the room (who is connected now changed)."""
+    """Someone opened or closed a page of the room (who is connected now changed). It carries
+    who has a page of the room open in the process that published it: the Redis hub tells the
+    other processes (one process reads its own sockets instead)."""
 
     room_id: int
+    players: frozenset[int] = frozenset()
+    anonymous: int = 0
 
 
 RoomEvent = GameMoved | LobbyChanged | PresenceChanged
+
+
+#: Who has a page of a room open: the players' ids, and how many pages belong to nobody
+#: named yet.
+Present = tuple[frozenset[int], int]
 
 
 class Hub(Protocol):
@@ -47,6 +56,9 @@ class Hub(Protocol):
 
     def subscribe(self, room_id: int) -> AbstractAsyncContextManager[asyncio.Queue[RoomEvent]]:
         ...
+
+    def present_elsewhere(self, room_id: int) -> Present | None:
+        """Who has a page of the room open in the other processes (None: there are none)."""
 
 
 class MemoryHub:
@@ -59,10 +71,25 @@ class MemoryHub:
         self._rooms: dict[int, set[asyncio.Queue[RoomEvent]]] = {}
 
     async def publish(self, event: RoomEvent) -> None:
+        self.deliver(event)
+
+    def deliver(self, event: RoomEvent) -> None:
+        """Hand the event to the room's subscribers in this process."""
         for queue in list(self._rooms.get(event.room_id, ())):
             if queue.full():
                 queue.get_nowait()
             queue.put_nowait(event)
+
+    def rooms(self) -> list[int]:
+        """The rooms that have subscribers in this process."""
+        return list(self._rooms)
+
+    def subscribed(self, room_id: int) -> bool:
+        """The room has subscribers in this process."""
+        return room_id in self._rooms
+
+    def present_elsewhere(self, room_id: int) -> Present | None:
+        return None  # one process: nobody elsewhere
 
     @asynccontextmanager
     async def subscribe(self, room_id: int) -> AsyncIterator[asyncio.Queue[RoomEvent]]:

@@ -55,7 +55,7 @@ class Seating:
                         refuse_twice: bool = False) -> None:
         """A bot of ``level`` plays the person's ``seat`` from now on."""
         async with self.rooms.tables.lock(table.room_id):
-            table = self.rooms.tables.peek(table.room_id) or table
+            table = await self.rooms.current(table.room_id)
             if table.finished:
                 raise ApiError(409, Msg("the game is over"))
             if seat in table.seat_bots:
@@ -71,7 +71,7 @@ class Seating:
         """The caller takes their seat back from the bot that played it."""
         table, seat = await self._person_seat(room_id, player_id)
         async with self.rooms.tables.lock(room_id):
-            table = self.rooms.tables.peek(room_id) or table
+            table = await self.rooms.current(room_id)
             if seat not in table.seat_bots:
                 raise ApiError(409, Msg("you play your seat yourself already"))
             if table.finished:
@@ -99,7 +99,7 @@ class Seating:
             raise ApiError(409, Msg("you cannot vote on your own seat: leave the game "
                                     "instead"))
         async with self.rooms.tables.lock(room_id):
-            table = self.rooms.tables.peek(room_id) or table
+            table = await self.rooms.current(room_id)
             if seat in table.seat_bots:
                 raise ApiError(409, Msg("a bot plays that seat already"))
             if not table.overdue(seat, present, self.rooms.clock()):

@@ -9,6 +9,10 @@
 
 Every refusal leaves the database and the table untouched. The service also answers what a
 caller may read: its state, its legal moves and its log.
+
+With several processes, the others' events reach :meth:`RoomService.heard` (the Redis hub): a
+cached table the database moved past catches up at its next use, and the process holding the
+lease (:mod:`app.rooms.lease`) sets the room's bots and clocks moving.
 """
 
 from __future__ import annotations
@@ -21,15 +25,19 @@ from typing import TYPE_CHECKING, Any
 
 from anyio import to_thread
 from sqlalchemy.engine import Engine
+from sqlmodel import Session, col, select
 
 from app.db import MoveWriter, move_writer
 from app.errors import ApiError
 from app.games.base import IllegalMove, Move
 from app.games.words import Msg
 from app.i18n import DEFAULT
+from app.models import Game as GameRow
+from app.models import Room
 from app.rooms.bots import Bots
 from app.rooms.clocks import Clocks
-from app.rooms.events import GameMoved, Hub, LobbyChanged
+from app.rooms.events import GameMoved, Hub, LobbyChanged, RoomEvent
+from app.rooms.lease import AlwaysHeld, Lease
 from app.rooms.seating import Seating
 from app.rooms.store import GameStore, StaleTable
 from app.rooms.table import Table, Tables
@@ -37,6 +45,10 @@ from app.rooms.timekeeper import Timekeeper
 
 if TYPE_CHECKING:
     from app.observe import Metrics
+
+#: Tries in a row to bring a table up to the stored version while other processes keep
+#: moving it on; then it is used as it is (the resync catches up with anything newer).
+LOADS_IN_A_ROW = 3
 
 #: The largest move (as compact JSON) the service accepts: a move is stored for ever in the
 #: move log and replayed, so a client must not be able to park megabytes in it.
@@ -85,8 +97,10 @@ class RoomService:
     def __init__(self, engine: Engine, hub: Hub, *, bot_delay: float = 0.6,
                  games_cached: int = 2000, writer: MoveWriter | None = None,
                  metrics: Metrics | None = None,
-                 clock: Callable[[], float] = time.time) -> None:
+                 clock: Callable[[], float] = time.time, lease: Lease | None = None) -> None:
         self.hub = hub
+        #: Whether this process runs the bots and clocks (one process: always).
+        self.lease: Lease = lease or AlwaysHeld()
         self.metrics = metrics  # counts committed moves and their life (app.observe)
         #: The time in epoch seconds, for clocks, deadlines and last seen (tests pass their
         #: own).
@@ -96,20 +110,48 @@ class RoomService:
         self.bots = Bots(self, bot_delay)
         self.seating = Seating(self)
         self.timekeeper = Timekeeper(self)
+        self._follow_ups: set[asyncio.Task[None]] = set()
 
     # -- tables ----------------------------------------------------------------------------
 
     async def table(self, room_id: int) -> Table:
-        """The room's running game, loaded from the database on first use."""
+        """The room's running game, loaded from the database on first use (and brought up to
+        the stored version where another process moved it on)."""
         table = self.tables.get(room_id)
-        if table is not None:
+        if table is not None and table.heard <= table.version:
             return table
         async with self.tables.lock(room_id):
+            return await self.current(room_id)
+
+    async def current(self, room_id: int) -> Table:
+        """Under the room's lock: the table in memory, brought up to the stored version if
+        another process moved it on; else loaded from the database — again if another
+        process's event dropped it while it loaded (the load may predate that event)."""
+        for _ in range(LOADS_IN_A_ROW):
             table = self.tables.get(room_id)
-            if table is None:
-                table = await to_thread.run_sync(self.store.load, room_id)
-                self.tables.put(table, busy=self.bots.busy)
-            return table
+            if table is not None:
+                if table.heard <= table.version:
+                    return table
+                if not await self._catch_up(table):
+                    self.tables.drop(room_id, reseated=True)
+                continue
+            mark = self.tables.mark(room_id)
+            loaded = await to_thread.run_sync(self.store.load, room_id)
+            if self.tables.mark(room_id) == mark:
+                self.tables.put(loaded, busy=self.bots.busy)
+                return loaded
+        table = self.tables.get(room_id)  # still moving on: as it is now
+        if table is None:
+            table = await to_thread.run_sync(self.store.load, room_id)
+            self.tables.put(table, busy=self.bots.busy)
+        return table
+
+    async def _catch_up(self, table: Table) -> bool:
+        """Apply the moves stored after the table's version (False: load it instead)."""
+        progress = await self.store.progress(table.game_row_id, table.version)
+        if self.tables.peek(table.room_id) is not table:
+            return True  # dropped meanwhile (its seats changed): it is loaded instead
+        return self.store.catch_up(table, progress)
 
     def cached(self, room_id: int) -> Table | None:
         """The room's table if it is in memory (no database access)."""
@@ -158,7 +200,7 @@ class RoomService:
         table = await self.table(room_id)
         move = check_move_shape(move, table.game.moves)
         async with self.tables.lock(room_id):
-            table = self.tables.peek(room_id) or table
+            table = await self.current(room_id)
             seat = bot_seat if bot_seat is not None else table.seat_of(player_id)
             self._check_mover(table, seat, expected_version, bot_seat is not None)
             assert seat is not None
@@ -182,7 +224,7 @@ class RoomService:
             try:
                 await self.store.save(table, seat, move, after, events, result, clocks, now)
             except StaleTable:
-                self.tables.forget(room_id)
+                table.heard = max(table.heard, table.version + 1)  # catch up at next use
                 raise ApiError(409, Msg("another move was saved first; reload the game"),
                                version=table.version) from None
             committed = time.perf_counter()
@@ -275,6 +317,75 @@ class RoomService:
         return {"version": table.version, "names": table.names,
                 "events": table.log_for(table.seat_of(player_id), locale)}
 
+    # -- several processes -------------------------------------------------------------------
+
+    def heard(self, event: RoomEvent) -> None:
+        """Another process's event (the Redis hub calls this before this process's sockets
+        hear of it). A move past the cached table's version marks it as behind: its next use
+        applies the stored moves after it. A change of who plays the seats
+        (:class:`LobbyChanged`) drops it: its next use loads it from the database. The process
+        holding the lease then sets the room's bots and clocks moving (if it has or may have
+        any)."""
+        room_id = event.room_id
+        timed: bool | None
+        if isinstance(event, GameMoved):
+            table = self.tables.peek(room_id)
+            if table is not None:
+                table.heard = max(table.heard, event.version)
+                timed = table.timed
+            else:  # not in memory; a load under way may predate this move: it loads again
+                self.tables.drop(room_id)
+                dropped = self.tables.dropped(room_id)
+                timed = dropped.timed if dropped is not None else None
+        elif isinstance(event, LobbyChanged):
+            self.tables.drop(room_id, reseated=True)
+            timed = None  # a start, a seat handed to a bot: look
+        else:
+            return
+        if self.lease.held and timed is not False:
+            task = asyncio.get_running_loop().create_task(self._set_timers(room_id))
+            self._follow_ups.add(task)
+            task.add_done_callback(self._follow_ups.discard)
+
+    async def _set_timers(self, room_id: int) -> None:
+        """Load the room's table as it is stored now and set its bots and clocks moving."""
+        try:
+            await self.table(room_id)
+        except ApiError:  # not started yet, or gone
+            return
+        self.bots.schedule(room_id)
+        self.timekeeper.schedule(room_id)
+
+    async def stored(self, room_ids: list[int]) -> dict[int, tuple[str, int | None]]:
+        """Each room's status and game version (None before the start) as stored: one query
+        for all of them (rooms that no longer exist are missing)."""
+        return await to_thread.run_sync(self._stored, room_ids)
+
+    def _stored(self, room_ids: list[int]) -> dict[int, tuple[str, int | None]]:
+        with Session(self.store.engine) as session:
+            rows = session.execute(
+                select(Room.id, Room.status, GameRow.version)
+                .outerjoin(GameRow, col(GameRow.room_id) == col(Room.id))
+                .where(col(Room.id).in_(room_ids)))
+            return {room_id: (status, version) for room_id, status, version in rows}
+
+    async def take_over(self) -> None:
+        """This process now runs the timers (it took the lease): what it cached may predate
+        the last holder's work, so it is dropped; the bots and clocks of every running game
+        resume from the database."""
+        self.tables.drop_all()
+        await self.bots.resume()
+        await self.timekeeper.resume()
+
+    async def step_down(self) -> None:
+        """This process no longer runs the timers (it lost the lease): they stop at once."""
+        for task in list(self._follow_ups):
+            task.cancel()
+        await self.bots.stop()
+        await self.timekeeper.stop()
+
     async def close(self) -> None:
+        for task in list(self._follow_ups):
+            task.cancel()
         await self.timekeeper.close()
         await self.bots.close()

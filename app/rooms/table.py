@@ -2,12 +2,16 @@
 
 A :class:`Table` is the room's game at one version: the state, who sits where, the last log
 lines, and each seat's view at that version (computed once, shared by every reader). Only the
-room service changes a table, under the room's lock (:meth:`Tables.lock`).
+room service changes a table, under the room's lock (:meth:`Tables.lock`). With several
+processes, another process's move marks this process's copy as behind (``Table.heard``: the
+next use applies the stored moves after it), and a change of who sits where drops it
+(:meth:`Tables.drop`: the next use loads it from the database again).
 """
 
 from __future__ import annotations
 
 import asyncio
+import itertools
 import marshal
 import weakref
 from collections import OrderedDict, deque
@@ -27,6 +31,11 @@ LOG_KEPT = 200
 
 #: A log line: the version the move made, the seat that moved, the event.
 LogLine = tuple[int, int, Event]
+
+#: Values of ``Table.seating``, never the same twice in a process: a table loaded again (after
+#: another process changed it, or after it left the cache) never repeats a value that a socket
+#: holds from its predecessor, so the socket notices that the seats may have changed.
+_SEATINGS = itertools.count(1)
 
 @dataclass
 class Table:
@@ -55,9 +64,9 @@ class Table:
     _public: tuple[list[int], list[str], Result | None] | None = None
     #: The result's JSON per language, while ``_public`` holds.
     _results: dict[str, dict[str, Any]] = field(default_factory=dict)
-    #: Counts the changes to the table between moves (a seat handed to a bot or taken back, a
-    #: vote, a rematch offered): with the version, the key of what the seat bar shows.
-    seating: int = 0
+    #: Changes with every change to the table between moves (a seat handed to a bot or taken
+    #: back, a vote, a rematch offered): with the version, the key of what the seat bar shows.
+    seating: int = field(default_factory=lambda: next(_SEATINGS))
     #: The rematch offered at the end (its room), if any.
     rematch_id: int | None = None
     #: The room's pace: "live" or "turn" (by correspondence), and its limits (app/models.py).
@@ -77,6 +86,9 @@ class Table:
     votes: dict[int, frozenset[int]] = field(default_factory=dict)
     #: A game ended by the platform rather than by its rules (a seat out of time that loses).
     forfeit: Result | None = None
+    #: The newest version another process said it stored. Above ``version``, this copy is
+    #: behind: the next use catches up with the stored moves (``RoomService.current``).
+    heard: int = 0
 
     def seat_of(self, player_id: int | None) -> int | None:
         for seat, pid in self.seat_players.items():
@@ -135,7 +147,7 @@ class Table:
     def reseated(self) -> None:
         """Something the seat bar shows changed between moves (its public part too: a game
         ended by a forfeit)."""
-        self.seating += 1
+        self.seating = next(_SEATINGS)
         self._public = None
 
     def people_to_move(self, active: frozenset[int] | None = None) -> frozenset[int]:
@@ -201,6 +213,10 @@ class Table:
         opens = self.vote_opens(seat, present)
         return opens is not None and now >= opens
 
+    @property
+    def timed(self) -> bool:
+        """Bots or clocks play a part here (the process running the timers must follow it)."""
+        return bool(self.seat_bots) or self.clocks is not None or bool(self.clock_setting)
 
     def advance(self, seat: int, after: State, events: list[Event], finished: bool) -> None:
         """Move the table on by one applied move (already stored)."""
@@ -233,6 +249,17 @@ class Table:
         return parts or [Msg("nobody")]
 
 
+@dataclass(frozen=True, slots=True)
+class Dropped:
+    """What this process remembers of a table it dropped: the seating its sockets may hold
+    (kept by the table loaded next, unless the seats changed), whether bots or clocks played a
+    part in it, and a mark that changes with every drop."""
+
+    seating: int
+    timed: bool | None
+    mark: int
+
+
 class Tables:
     """The tables in memory, least recently used first, at most ``kept`` of them, and one
     lock per room.
@@ -246,6 +273,9 @@ class Tables:
         self._tables: OrderedDict[int, Table] = OrderedDict()
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = \
             weakref.WeakValueDictionary()
+        #: The tables dropped since they were last loaded, oldest first (at most ``kept``).
+        self._dropped: OrderedDict[int, Dropped] = OrderedDict()
+        self._marks = itertools.count(1)
 
     def lock(self, room_id: int) -> asyncio.Lock:
         lock = self._locks.get(room_id)
@@ -267,7 +297,11 @@ class Tables:
     def put(self, table: Table, busy: Callable[[int], bool]) -> None:
         """Keep ``table``; drop the least recently used tables beyond ``kept`` that no move
         holds the lock of and ``busy`` does not claim (a bot about to move). A dropped table
-        is loaded from the database again when next used."""
+        is loaded from the database again when next used. A table loaded after a drop keeps
+        the seating of the dropped one, unless the seats changed in between."""
+        dropped = self._dropped.pop(table.room_id, None)
+        if dropped is not None:
+            table.seating = dropped.seating
         self._tables[table.room_id] = table
         excess = len(self._tables) - self.kept
         for room_id in list(self._tables):
@@ -283,6 +317,47 @@ class Tables:
         """Every table in memory."""
         return list(self._tables.values())
 
+    def room_ids(self) -> list[int]:
+        """The rooms whose tables are in memory."""
+        return list(self._tables)
+
     def forget(self, room_id: int) -> None:
-        """Drop the room's table (the next use loads it from the database)."""
-        self._tables.pop(room_id, None)
+        """Drop the room's table (the next use loads it from the database); its seats may
+        have changed."""
+        self.drop(room_id, reseated=True)
+
+    def drop(self, room_id: int, reseated: bool = False) -> Table | None:
+        """Drop the room's table because the database moved past it (another process stored
+        a move, or ``reseated``: changed who plays the seats); returns it, if it was in
+        memory. The next use loads the table from the database."""
+        table = self._tables.pop(room_id, None)
+        before = self._dropped.pop(room_id, None)
+        timed: bool | None
+        if table is not None:
+            seating, timed = table.seating, table.timed
+        elif before is not None:
+            seating, timed = before.seating, before.timed
+        else:
+            seating, timed = next(_SEATINGS), None
+        if reseated:
+            seating = next(_SEATINGS)
+        self._dropped[room_id] = Dropped(seating, timed, next(self._marks))
+        while len(self._dropped) > self.kept:
+            self._dropped.popitem(last=False)
+        return table
+
+    def dropped(self, room_id: int) -> Dropped | None:
+        """What is remembered of the room's table since it was dropped (None: it was not, or
+        it was loaded again since)."""
+        return self._dropped.get(room_id)
+
+    def mark(self, room_id: int) -> int:
+        """Changes whenever the room's table is dropped: a table loaded while it changed may
+        be older than the event that dropped it, and is loaded again."""
+        dropped = self._dropped.get(room_id)
+        return dropped.mark if dropped is not None else 0
+
+    def drop_all(self) -> None:
+        """Drop every table (this process may have missed events of the others)."""
+        for room_id in list(self._tables):
+            self.drop(room_id, reseated=True)

@@ -8,6 +8,11 @@ left their clock no longer runs while the bot plays), or the player loses and th
 
 The time comes from ``RoomService.clock`` (``time.time`` unless a test gives another), and
 ``check`` can be called directly: tests move a fake clock on and check, with no sleeping.
+
+With several processes only the one holding the lease (:mod:`app.rooms.lease`) arms timers; it
+hears of the others' moves and re-arms them (``RoomService.heard``). A process that loses the
+lease disarms its timers at once (:meth:`Timekeeper.stop`); the next holder resumes the clocks
+from the database (:meth:`Timekeeper.resume`).
 """
 
 from __future__ import annotations
@@ -42,6 +47,8 @@ class Timekeeper:
         timer = self._timers.pop(room_id, None)
         if timer is not None:
             timer.cancel()
+        if not self.rooms.lease.held:
+            return
         table = self.rooms.tables.peek(room_id)
         if table is None or table.clocks is None or table.finished:
             return
@@ -71,7 +78,9 @@ class Timekeeper:
             return []
         if table.clocks.on_timeout == "lose":
             async with self.rooms.tables.lock(room_id):
-                table = self.rooms.tables.peek(room_id) or table
+                table = await self.rooms.current(room_id)
+                if not self.rooms.lease.held:
+                    return []
                 if table.finished or table.clocks is None:
                     return []
                 seat = flagged[0]
@@ -111,9 +120,9 @@ class Timekeeper:
                 select(Game.room_id).join(Room, col(Room.id) == col(Game.room_id))
                 .where(Room.status == "playing").where(col(Game.clocks).is_not(None))))
 
-    async def close(self) -> None:
-        """A clean stop: every running clock is paused and stored (no seat is charged for
-        the time the server is down)."""
+    async def stop(self) -> None:
+        """Disarm every timer now (this process no longer holds the lease); the clocks run on
+        in the database, where the next holder finds them."""
         for timer in self._timers.values():
             timer.cancel()
         self._timers.clear()
@@ -121,10 +130,20 @@ class Timekeeper:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
-        now = self.rooms.clock()
-        for table in list(self.rooms.tables.all()):
-            if table.clocks is not None and table.clocks.since is not None \
-                    and not table.finished:
-                table.clocks = table.clocks.paused(now)
-                with contextlib.suppress(Exception):
+
+    async def close(self) -> None:
+        """A clean stop: in the process holding the lease, every running clock is paused and
+        stored (no seat is charged for the time the server is down; the next holder resumes
+        them). Elsewhere the clocks are not this process's to stop."""
+        await self.stop()
+        if not self.rooms.lease.held:
+            return
+        for cached in list(self.rooms.tables.all()):
+            if cached.clocks is None or cached.finished:
+                continue
+            with contextlib.suppress(Exception):
+                table = await self.rooms.table(cached.room_id)  # as the others moved it on
+                if table.clocks is not None and table.clocks.since is not None \
+                        and not table.finished:
+                    table.clocks = table.clocks.paused(self.rooms.clock())
                     await self.rooms.store.save_clocks(table)

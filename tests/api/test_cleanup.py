@@ -13,7 +13,6 @@ import sqlite3
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta, timezone
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -105,6 +104,7 @@ def test_as_utc_reads_naive_as_utc_and_converts_aware():
         _ = naive < paris
 
 
+@pytest.mark.sqlite_only("reads the stored text of a moment straight from the SQLite file")
 def test_the_database_keeps_utc_and_as_utc_reads_it_back(client, players):
     """What SQLModel stores from ``datetime.now(UTC)`` is UTC without an offset in SQLite; read
     raw (naive) or through the ORM, ``as_utc`` gives the same instant."""
@@ -209,7 +209,7 @@ def test_playing_and_finished_rooms_stay_whatever_their_age_and_replay(client, p
     for p in players:
         assert p.get("/api/players/me").status_code == 200
     # the move log in the file still replays to each stored snapshot and result
-    stored = read_games(Path(engine_of(client).url.database))
+    stored = read_games(engine_of(client))
     assert set(stored) == {finished, playing}
     for game in stored.values():
         check_stored(game)
@@ -335,10 +335,10 @@ def test_the_background_loop_removes_an_idle_room_by_itself(client, players, set
     assert any("removed 1 idle room and 0 idle players" in m for m in messages), messages
 
 
-def test_the_app_runs_the_clean_up_from_its_settings(tmp_path):
+def test_the_app_runs_the_clean_up_from_its_settings(database_url):
     """The lifespan starts the loop: a room idle longer than ROOM_IDLE_HOURS (here ~4 ms)
     and then its creator (PLAYER_IDLE_DAYS: a second) go while the test only waits."""
-    settings = Settings(database_url=f"sqlite:///{tmp_path / 'clean.db'}", bot_delay=0.0,
+    settings = Settings(database_url=database_url, bot_delay=0.0,
                         htmx_source="local", room_idle_hours=0.000001,
                         player_idle_days=1 / 86400, cleanup_every_minutes=0.0005)
     with TestClient(create_app(settings)) as client:

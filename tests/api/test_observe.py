@@ -65,6 +65,7 @@ def test_healthz_is_503_when_the_engine_cannot_connect(client, app, monkeypatch,
     assert client.get("/healthz").status_code == 200
 
 
+@pytest.mark.sqlite_only("moves the SQLite file's folder away")
 def test_healthz_is_503_when_the_database_folder_is_gone(tmp_path: Path):
     """A real failure: the pool emptied and the database's folder moved away, so SQLite
     cannot open the file (chmod would not stop root)."""

@@ -24,7 +24,7 @@ from app.games.registry import GAMES, get_game
 from app.models import Game as GameRow
 from app.models import Room
 from app.rooms.replay import timeline
-from tests.conftest import Player, started_room
+from tests.conftest import Databases, Player, started_room
 
 
 @dataclass
@@ -95,15 +95,15 @@ class Finished:
 
 
 @pytest.fixture(scope="module")
-def finished(tmp_path_factory: pytest.TempPathFactory) -> Any:
+def finished(tmp_path_factory: pytest.TempPathFactory, databases: Databases) -> Any:
     """One app, and a two-seat game of each registered game played to its end."""
     from app.config import Settings
     from app.main import create_app
     from tests.conftest import GENEROUS
 
-    db = tmp_path_factory.mktemp("replay") / "canopy.db"
-    app = create_app(Settings(database_url=f"sqlite:///{db}", bot_delay=0.0,
-                              htmx_source="local", **GENEROUS))
+    url = databases.new(tmp_path_factory.mktemp("replay"))
+    app = create_app(Settings(database_url=url, bot_delay=0.0, htmx_source="local",
+                              **GENEROUS))
     with TestClient(app) as client:
         people = [Player(client, name) for name in ("Ana", "Bo")]
         games = {}
@@ -111,6 +111,7 @@ def finished(tmp_path_factory: pytest.TempPathFactory) -> Any:
             room = started_room(people, 2, game_id)
             games[game_id] = play_through(client, people, room, game_id)
         yield Finished(app, client, people, games)
+    databases.drop(url)
 
 
 @pytest.mark.parametrize("game_id", sorted(GAMES))
@@ -144,7 +145,12 @@ def test_hidden_cards_stay_hidden_without_public_replays(finished, game_id):
     assert client.get(f"/api/rooms/{room}/replay/1?seat=1").status_code == 403
     # What a seat's view held and the spectator's did not (its hand …), at each version, is
     # in no answer of the replay at that version (unless a spectator saw it anywhere then).
-    spectator_log = compact(client.get(f"/api/rooms/{room}/log").json()["events"])
+    # The live log keeps the last lines only (LOG_KEPT): the replay's log of the whole game
+    # ends with exactly those lines, and is what a spectator could read.
+    live_log = client.get(f"/api/rooms/{room}/log").json()["events"]
+    whole_log = client.get(f"/api/rooms/{room}/replay/{max(played.spectator)}").json()["log"]
+    assert whole_log[len(whole_log) - len(live_log):] == live_log
+    spectator_log = compact(whole_log)
     hidden_seen = 0
     for version, seen in played.spectator.items():
         public = compact(seen) + spectator_log

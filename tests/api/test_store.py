@@ -10,6 +10,7 @@ import random
 import sqlite3
 from pathlib import Path
 
+import pytest
 from alembic import command
 from alembic.config import Config
 from fastapi.testclient import TestClient
@@ -86,6 +87,7 @@ def test_seeds_are_128_bits_from_secrets_and_unrelated(app, client, players):
     assert abs(seeds[0] - seeds[1]) > 2**64
 
 
+@pytest.mark.sqlite_only("a SQLite file written at revision 0002, carried forward")
 def test_a_game_stored_before_wide_seeds_and_stored_log_lines_carries_forward(tmp_path: Path):
     """A database at revision 0002: an integer seed, moves without log lines. After the
     upgrade the game shows the same state and log, and plays on."""

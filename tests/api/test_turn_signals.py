@@ -5,7 +5,6 @@ bar says ``data-yours`` exactly when the game waits for the reader (canopy.js re
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
@@ -17,9 +16,9 @@ BAR = re.compile(r'<ol class="seatbar"[^>]*>')
 
 
 @pytest.fixture
-def settings(tmp_path: Path) -> Settings:
+def settings(database_url: str) -> Settings:
     """Bots wait an hour before they move: a seat handed to a bot stays active meanwhile."""
-    return Settings(database_url=f"sqlite:///{tmp_path / 'canopy.db'}", bot_delay=3600.0,
+    return Settings(database_url=database_url, bot_delay=3600.0,
                     htmx_source="local", **GENEROUS)
 
 

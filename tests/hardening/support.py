@@ -18,8 +18,11 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from sqlalchemy import select
+from sqlalchemy.engine import Engine
 
 from app.games.registry import get_game
+from app.models import Game, Move, Room
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -225,8 +228,11 @@ class StoredGame:
     moves: list[tuple[int, int, Any]]  # (seq, seat, move)
 
 
-def read_games(db: Path) -> dict[int, StoredGame]:
-    """Every started game in the database file, with its move log in ``seq`` order."""
+def read_games(db: Path | Engine) -> dict[int, StoredGame]:
+    """Every started game in the database file (or the database of an engine, SQLite or
+    PostgreSQL), with its move log in ``seq`` order."""
+    if isinstance(db, Engine):
+        return _read_games_through(db)
     conn = sqlite3.connect(db, timeout=30)
     try:
         rows = conn.execute(
@@ -244,6 +250,25 @@ def read_games(db: Path) -> dict[int, StoredGame]:
         return games
     finally:
         conn.close()
+
+
+def _read_games_through(engine: Engine) -> dict[int, StoredGame]:
+    """:func:`read_games` through SQLAlchemy's tables (JSON decoded by the engine's types)."""
+    room, game, move = (table.__table__ for table in (Room, Game, Move))  # type: ignore[attr-defined]
+    games = {}
+    with engine.connect() as conn:
+        rows = conn.execute(select(room.c.id, room.c.game_id, room.c.players, room.c.options,
+                                   room.c.status, game.c.id, game.c.seed, game.c.version,
+                                   game.c.finished, game.c.state, game.c.result)
+                            .join_from(game, room, room.c.id == game.c.room_id)).all()
+        for (rid, gid, players, options, status, game_row, seed, version, finished, state,
+             result) in rows:
+            moves = [(seq, seat, data) for seq, seat, data in conn.execute(
+                select(move.c.seq, move.c.seat, move.c.move).where(move.c.game_id == game_row)
+                .order_by(move.c.seq))]
+            games[rid] = StoredGame(rid, gid, players, options, status, int(seed), version,
+                                    bool(finished), state, result, moves)
+    return games
 
 
 def replay(stored: StoredGame, upto: int | None = None) -> Any:
