@@ -9,6 +9,7 @@ import logging
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from app.games.words import Msg
 from app.i18n import DEFAULT, say
@@ -49,7 +50,7 @@ def error_of(exc: Exception, where: str) -> ApiError:
         return exc
     if isinstance(exc, IntegrityError):
         return ApiError(409, Msg("a conflicting change was saved first; try again"))
-    if isinstance(exc, OperationalError):
+    if isinstance(exc, OperationalError | PoolTimeout):  # locked, or no pooled connection
         log.warning("database busy on %s: %s", where, exc)
         return ApiError(503, Msg("the database is busy; try again"))
     log.error("%s failed", where, exc_info=exc)

@@ -22,6 +22,7 @@ from fastapi.staticfiles import StaticFiles
 from sqlalchemy import text
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Router, WebSocketRoute
 from starlette.types import Receive, Scope, Send
@@ -269,7 +270,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         locale = choose([], request.headers.get("accept-language"))
         return JSONResponse(error.body(locale), status_code=error.status, headers=error.headers)
 
-    for kind in (ApiError, IntegrityError, OperationalError):
+    for kind in (ApiError, IntegrityError, OperationalError, PoolTimeout):
         app.add_exception_handler(kind, refusal)
 
     def language(request: Request) -> str:

@@ -46,3 +46,21 @@ def test_a_connection_the_server_ended_is_replaced_before_use(head_engine: Engin
     with head_engine.connect() as connection:  # the ping fails, a new connection answers
         again = connection.execute(text("SELECT pg_backend_pid()")).scalar_one()
     assert again != first
+
+
+def test_a_request_that_finds_no_free_connection_is_told_to_retry(head_url: str):
+    """Every pooled connection busy past ``DB_POOL_TIMEOUT``: 503 "busy", never a 500."""
+    from fastapi.testclient import TestClient
+
+    from app.main import create_app
+    from tests.conftest import GENEROUS
+
+    settings = Settings(database_url=head_url, db_pool_size=1, db_max_overflow=0,
+                        db_pool_timeout=0.2, bot_delay=0.0, htmx_source="local", **GENEROUS)
+    app = create_app(settings)
+    with TestClient(app) as client:
+        assert client.get("/api/rooms").status_code == 200
+        with app.state.engine.connect():  # the pool's only connection, held
+            answer = client.get("/api/rooms")
+        assert answer.status_code == 503 and "busy" in answer.json()["detail"]
+        assert client.get("/api/rooms").status_code == 200
