@@ -25,15 +25,12 @@ from typing import TYPE_CHECKING, Any
 
 from anyio import to_thread
 from sqlalchemy.engine import Engine
-from sqlmodel import Session, col, select
 
 from app.db import MoveWriter, move_writer
 from app.errors import ApiError
 from app.games.base import IllegalMove, Move
 from app.games.words import Msg
 from app.i18n import DEFAULT
-from app.models import Game as GameRow
-from app.models import Room
 from app.rooms.bots import Bots
 from app.rooms.clocks import Clocks
 from app.rooms.events import GameMoved, Hub, LobbyChanged, RoomEvent
@@ -357,17 +354,8 @@ class RoomService:
         self.timekeeper.schedule(room_id)
 
     async def stored(self, room_ids: list[int]) -> dict[int, tuple[str, int | None]]:
-        """Each room's status and game version (None before the start) as stored: one query
-        for all of them (rooms that no longer exist are missing)."""
-        return await to_thread.run_sync(self._stored, room_ids)
-
-    def _stored(self, room_ids: list[int]) -> dict[int, tuple[str, int | None]]:
-        with Session(self.store.engine) as session:
-            rows = session.execute(
-                select(Room.id, Room.status, GameRow.version)
-                .outerjoin(GameRow, col(GameRow.room_id) == col(Room.id))
-                .where(col(Room.id).in_(room_ids)))
-            return {room_id: (status, version) for room_id, status, version in rows}
+        """Each room's status and game version as stored (:meth:`GameStore.versions`)."""
+        return await to_thread.run_sync(self.store.versions, room_ids)
 
     async def take_over(self) -> None:
         """This process now runs the timers (it took the lease): what it cached may predate

@@ -279,6 +279,16 @@ class GameStore:
         return list(session.exec(select(MoveRow).where(MoveRow.game_id == table.game_row_id)
                                  .where(col(MoveRow.seq) > after).order_by(col(MoveRow.seq))))
 
+    def versions(self, room_ids: list[int]) -> dict[int, tuple[str, int | None]]:
+        """Each room's status and game version (None before the start) as stored: one query
+        for all of them (rooms that no longer exist are missing)."""
+        with Session(self.engine) as session:
+            rows = session.execute(
+                select(Room.id, Room.status, GameRow.version)
+                .outerjoin(GameRow, col(GameRow.room_id) == col(Room.id))
+                .where(col(Room.id).in_(room_ids)))
+            return {room_id: (status, version) for room_id, status, version in rows}
+
     def rooms_with_bots(self) -> list[int]:
         """The running rooms that seat a bot (to set them moving after a restart)."""
         with Session(self.engine) as session:
