@@ -119,6 +119,17 @@ def forfeit_result(game: GameSpec, state: State, players: int, seat: int) -> Res
                   headline=Msg("{player} ran out of time", {"player": f"{{p{seat}}}"}))
 
 
+def _end_by_forfeit(table: Table, finished: bool, result: dict[str, Any] | None) -> bool:
+    """A stored game the platform ended (a seat out of time that loses) ends the table too,
+    whose rules alone do not see it; True if it did."""
+    forfeit = (result or {}).get("details", {}).get("forfeit") if finished else None
+    if table.finished or not isinstance(forfeit, int):
+        return False
+    table.forfeit = forfeit_result(table.game, table.state, table.players, forfeit)
+    table.finished = True
+    return True
+
+
 def no_room(room_id: int) -> Msg:
     return Msg("there is no room {room}", {"room": str(room_id)})
 
@@ -195,11 +206,8 @@ class GameStore:
                            if s.player_id is not None and (seen := epoch(s.last_seen))},
                 votes={s.index: frozenset(s.votes) for s in seats if s.votes},
             )
-            for move in recent:  # a person's move is a sign of life too
-                seen = epoch(move.created)
-                if move.seat in table.seat_players and seen is not None and \
-                        seen > table.last_seen.get(move.seat, 0.0):
-                    table.last_seen[move.seat] = seen
+            for move in recent:
+                table.moved(move.seat, epoch(move.created))
             if replay or any(move.events is None for move in recent):
                 return self._replayed(session, table)
             for move in recent:
@@ -211,11 +219,7 @@ class GameStore:
                 table.advance(move.seat, after, [event_from(e) for e in move.events or ()],
                               game.result(after) is not None)
             table.finished = game.result(table.state) is not None
-            forfeit = (row.result or {}).get("details", {}).get("forfeit") \
-                if row.finished else None
-            if not table.finished and isinstance(forfeit, int):
-                table.forfeit = forfeit_result(game, table.state, table.players, forfeit)
-                table.finished = True
+            _end_by_forfeit(table, row.finished, row.result)
             return table
 
     def _replayed(self, session: Session, table: Table) -> Table:
@@ -259,18 +263,12 @@ class GameStore:
                 after = game.apply(table.state, row.seat, row.move)
                 table.advance(row.seat, after, [event_from(e) for e in row.events],
                               game.result(after) is not None)
-                made = epoch(row.created) or table.moved_at
-                table.moved_at = made
-                if row.seat in table.seat_players and made > table.last_seen.get(row.seat, 0.0):
-                    table.last_seen[row.seat] = made
+                table.moved_at = epoch(row.created) or table.moved_at
+                table.moved(row.seat, table.moved_at)
         except Exception:
             return False
         table.clocks = Clocks.from_json(stored.clocks) if stored.clocks else None
-        forfeit = (stored.result or {}).get("details", {}).get("forfeit") \
-            if stored.finished else None
-        if not table.finished and isinstance(forfeit, int):
-            table.forfeit = forfeit_result(game, table.state, table.players, forfeit)
-            table.finished = True
+        if _end_by_forfeit(table, stored.finished, stored.result):
             table.reseated()
         return True
 

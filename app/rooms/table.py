@@ -213,6 +213,11 @@ class Table:
         opens = self.vote_opens(seat, present)
         return opens is not None and now >= opens
 
+    def moved(self, seat: int, at: float | None) -> None:
+        """A person's stored move at ``at`` is a sign of life: last seen no earlier."""
+        if seat in self.seat_players and at is not None and at > self.last_seen.get(seat, 0.0):
+            self.last_seen[seat] = at
+
     @property
     def timed(self) -> bool:
         """Bots or clocks play a part here (the process running the timers must follow it)."""
