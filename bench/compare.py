@@ -1,14 +1,21 @@
 """Canopy beside its baseline and beside the boardgame.io peer, in the same session.
 
     .venv/bin/python bench/compare.py --out results.jsonl          # one full run, ~8 minutes
+    .venv/bin/python bench/compare.py --games arboretum,evergreen --out results.jsonl
     .venv/bin/python bench/compare.py --table results.jsonl        # tables of every run in it
 
 One run measures, one after the other (``bench/load.py`` for Canopy and its baseline,
 ``../shared/tools/peer-bgio/load.mjs`` for the peer):
 
-- Canopy: closed loop 20 rooms; open loop 100, 500 and 1000 rooms (1 move/s/room);
-- the baseline (bench/baseline_app.py) in the same shapes, with the patch sizes Canopy just sent;
-- the peer: closed 20 and open 100 / 500 matches, each with InMemory and FlatFile storage.
+- Canopy: closed loop 20 rooms; open loop 100, 500 and 1000 rooms (1 move/s/room), for each
+  game of ``--games`` (default Arboretum only; each shape's games run one after the other);
+- the baseline (bench/baseline_app.py) in the same shapes, with the patch sizes Canopy's
+  Arboretum run just sent (the baseline is Arboretum-shaped: one mover per room);
+- the peer (Arboretum): closed 20 and open 100 / 500 matches, each with InMemory and FlatFile
+  storage.
+
+The baseline and peer tables compare Canopy's Arboretum runs; with other games a table sets each
+game's figures beside Arboretum's. A result without a ``game`` field (older files) is Arboretum.
 
 The peer is copied from ``../shared/tools/peer-bgio`` (read-only) into a temporary folder and
 ``npm ci`` installs it there (``--peer-dir DIR`` reuses a prepared copy). Every result is one JSON
@@ -36,6 +43,9 @@ RUN_TIMEOUT = 540
 
 CANOPY_SHAPES = [("closed", 20), ("open", 100), ("open", 500), ("open", 1000)]
 PEER_SHAPES = [("closed", 20), ("open", 100), ("open", 500)]
+#: The games bench/load.py plays (``--game``); the baseline and the peer are Arboretum's.
+GAMES = ("arboretum", "evergreen")
+BASE_GAME = "arboretum"
 
 
 def free_port() -> int:
@@ -64,11 +74,13 @@ def run_reported(command: list[str], cwd: Path) -> subprocess.CompletedProcess[s
 
 
 def run_canopy(mode: str, rooms: int, baseline: bool, args: argparse.Namespace,
-               sizes: tuple[int, int, int] | None, tmp: Path) -> dict[str, Any] | None:
+               sizes: tuple[int, int, int] | None, tmp: Path,
+               game: str = BASE_GAME) -> dict[str, Any] | None:
     out = tmp / "one.jsonl"
     out.unlink(missing_ok=True)
     command = [sys.executable, str(LOAD), "--mode", mode, "--rooms", str(rooms),
-               "--warmup", str(args.warmup), "--measure", str(args.measure), "--json", str(out)]
+               "--game", game, "--warmup", str(args.warmup), "--measure", str(args.measure),
+               "--json", str(out)]
     if baseline:
         command.append("--baseline")
         if sizes is not None:
@@ -138,15 +150,17 @@ def run_all(args: argparse.Namespace) -> None:
         for mode, rooms in CANOPY_SHAPES:
             if args.max_rooms and rooms > args.max_rooms:
                 continue
-            canopy = run_canopy(mode, rooms, False, args, None, tmp)
-            keep(canopy)
-            if args.skip_baseline:
-                continue
-            sizes = None
-            if canopy and canopy.get("mover_patch_bytes") and canopy.get("other_patch_bytes"):
-                sizes = (canopy["mover_patch_bytes"], canopy["other_patch_bytes"],
-                         canopy["snapshot_bytes"] or 600)
-            keep(run_canopy(mode, rooms, True, args, sizes, tmp))
+            for game in args.games:
+                canopy = run_canopy(mode, rooms, False, args, None, tmp, game)
+                keep(canopy)
+                if args.skip_baseline or game != BASE_GAME:
+                    continue
+                sizes = None
+                if canopy and canopy.get("mover_patch_bytes") and \
+                        canopy.get("other_patch_bytes"):
+                    sizes = (canopy["mover_patch_bytes"], canopy["other_patch_bytes"],
+                             canopy["snapshot_bytes"] or 600)
+                keep(run_canopy(mode, rooms, True, args, sizes, tmp))
         if args.skip_peer:
             return
         peer = prepare_peer(args, tmp)
@@ -164,12 +178,21 @@ def shape(result: dict[str, Any]) -> tuple[str, int]:
     return result["mode"], int(result["rooms"])
 
 
-def medians(results: list[dict[str, Any]]) -> dict[tuple[str, str, int], dict[str, Any]]:
-    """Per (server, mode, rooms): the median of each numeric figure, and the run count."""
-    groups: dict[tuple[str, str, int], list[dict[str, Any]]] = {}
+def game_of(result: dict[str, Any]) -> str:
+    """The game a result played: older results and the peer's are Arboretum."""
+    return str(result.get("game") or BASE_GAME)
+
+
+Key = tuple[str, str, str, int]  # server, game, mode, rooms
+
+
+def medians(results: list[dict[str, Any]]) -> dict[Key, dict[str, Any]]:
+    """Per (server, game, mode, rooms): the median of each numeric figure, and the run
+    count."""
+    groups: dict[Key, list[dict[str, Any]]] = {}
     for r in results:
-        groups.setdefault((r["server"], *shape(r)), []).append(r)
-    merged: dict[tuple[str, str, int], dict[str, Any]] = {}
+        groups.setdefault((r["server"], game_of(r), *shape(r)), []).append(r)
+    merged: dict[Key, dict[str, Any]] = {}
     for key, runs in groups.items():
         row: dict[str, Any] = {"runs": len(runs)}
         for field in ("moves_per_s", "p50_ms", "p99_ms", "max_ms", "server_cpu_ms_per_move",
@@ -206,24 +229,48 @@ def each(row: dict[str, Any] | None, field: str) -> str:
 def tables(results: list[dict[str, Any]]) -> str:
     m = medians(results)
     lines = ["## Canopy runs (medians; each run after the slash list)", "",
-             "| server | shape | runs | moves/s | p50 ms | p99 ms | max ms | CPU ms/move | "
+             "| server | game | shape | runs | moves/s | p50 ms | p99 ms | max ms | CPU ms/move | "
              "CPU util | RSS MiB | KiB/room | KiB/conn | loadgen CPU | p99 each | CPU each |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
-    for (server, mode, rooms), row in sorted(m.items()):
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for (server, game, mode, rooms), row in sorted(m.items()):
         if server.startswith("peer"):
             continue
         lines.append(
-            f"| {server} | {mode} N={rooms} | {row['runs']} | {fmt(row['moves_per_s'])} | "
+            f"| {server} | {game} | {mode} N={rooms} | {row['runs']} | "
+            f"{fmt(row['moves_per_s'])} | "
             f"{fmt(row['p50_ms'])} | {fmt(row['p99_ms'])} | {fmt(row['max_ms'])} | "
             f"{fmt(row['server_cpu_ms_per_move'])} | {fmt(row['server_cpu_util'])} | "
             f"{fmt(row['server_rss_mib'])} | {fmt(row['rss_per_room_kib'])} | "
             f"{fmt(row['rss_per_conn_kib'])} | {fmt(row['loadgen_cpu_util'])} | "
             f"{each(row, 'p99_ms')} | {each(row, 'server_cpu_ms_per_move')} |")
-    lines += ["", "## Canopy / baseline (same stack, no game, no database)", "",
+    others = sorted({game for server, game, _, _ in m if server == "canopy"} - {BASE_GAME})
+    if others:
+        lines += ["", f"## Canopy: {', '.join(others)} beside {BASE_GAME} (medians)", "",
+                  "| shape | figure | " + " | ".join(
+                      [BASE_GAME, *(f"{game} | {game}/{BASE_GAME}" for game in others)]) + " |",
+                  "|---|---|---|" + "---|---|" * len(others)]
+        for mode, rooms in CANOPY_SHAPES:
+            base = m.get(("canopy", BASE_GAME, mode, rooms))
+            runs = [m.get(("canopy", game, mode, rooms)) for game in others]
+            if all(run is None for run in runs):
+                continue
+            for title, field in (("moves/s", "moves_per_s"), ("p50 ms", "p50_ms"),
+                                 ("p99 ms", "p99_ms"), ("max ms", "max_ms"),
+                                 ("CPU ms/move", "server_cpu_ms_per_move"),
+                                 ("CPU util", "server_cpu_util"),
+                                 ("KiB/conn", "rss_per_conn_kib")):
+                bv = base.get(field) if base else None
+                cells = [fmt(bv)]
+                for run in runs:
+                    v = run.get(field) if run else None
+                    cells += [fmt(v), ratio(v, bv)]
+                lines.append(f"| {mode} N={rooms} | {title} | " + " | ".join(cells) + " |")
+    lines += ["", "## Canopy / baseline (same stack, no game, no database; Arboretum)", "",
               "| shape | CPU ms/move canopy | baseline | ratio | p99 ms canopy | baseline | "
               "ratio | KiB/conn canopy | baseline |", "|---|---|---|---|---|---|---|---|---|"]
     for mode, rooms in CANOPY_SHAPES:
-        c, b = m.get(("canopy", mode, rooms)), m.get(("baseline", mode, rooms))
+        c = m.get(("canopy", BASE_GAME, mode, rooms))
+        b = m.get(("baseline", BASE_GAME, mode, rooms))
         if c is None or b is None:
             continue
         lines.append(
@@ -232,14 +279,14 @@ def tables(results: list[dict[str, Any]]) -> str:
             f"{ratio(c['server_cpu_ms_per_move'], b['server_cpu_ms_per_move'])} | "
             f"{fmt(c['p99_ms'])} | {fmt(b['p99_ms'])} | {ratio(c['p99_ms'], b['p99_ms'])} | "
             f"{fmt(c['rss_per_conn_kib'])} | {fmt(b['rss_per_conn_kib'])} |")
-    lines += ["", "## Canopy / boardgame.io peer (FlatFile persists like Canopy; InMemory does "
-              "not)", "",
+    lines += ["", "## Canopy / boardgame.io peer (Arboretum; FlatFile persists like Canopy; "
+              "InMemory does not)", "",
               "| shape | figure | canopy | peer flatfile | canopy/flatfile | peer memory | "
               "canopy/memory |", "|---|---|---|---|---|---|---|"]
     for mode, rooms in PEER_SHAPES:
-        c = m.get(("canopy", mode, rooms))
-        f = m.get(("peer-flatfile", mode, rooms))
-        mem = m.get(("peer-memory", mode, rooms))
+        c = m.get(("canopy", BASE_GAME, mode, rooms))
+        f = m.get(("peer-flatfile", BASE_GAME, mode, rooms))
+        mem = m.get(("peer-memory", BASE_GAME, mode, rooms))
         if c is None or (f is None and mem is None):
             continue
         for title, field in (("moves/s", "moves_per_s"), ("p50 ms", "p50_ms"),
@@ -265,7 +312,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--skip-peer", action="store_true")
     parser.add_argument("--skip-baseline", action="store_true")
     parser.add_argument("--max-rooms", type=int, default=0, help="skip larger Canopy shapes")
+    parser.add_argument("--games", default=BASE_GAME,
+                        help=f"Canopy's shapes for each of these games, comma-separated "
+                             f"({', '.join(GAMES)}; default {BASE_GAME}); the baseline and "
+                             f"the peer stay Arboretum's")
     args = parser.parse_args(argv)
+    args.games = [game.strip() for game in args.games.split(",") if game.strip()]
+    unknown = [game for game in args.games if game not in GAMES]
+    if unknown or not args.games:
+        parser.error(f"--games: unknown {', '.join(unknown) or 'nothing'}; "
+                     f"choose among {', '.join(GAMES)}")
     files = list(args.table)
     if not files:
         if args.out is None:

@@ -1,8 +1,10 @@
-"""Load benchmark: the real server under N rooms x 4 seats of Arboretum, over the public API.
+"""Load benchmark: the real server under N rooms x 4 seats of Arboretum or Evergreen, over the
+public API.
 
     .venv/bin/python bench/load.py --mode closed --rooms 20
     .venv/bin/python bench/load.py --mode open --rooms 500
     .venv/bin/python bench/load.py --mode open --rooms 500 --baseline   # bench/baseline_app.py
+    .venv/bin/python bench/load.py --game evergreen --mode closed --rooms 20
 
 This process starts the server (``uvicorn --factory app.main:app_factory``, a fresh SQLite file
 in a temporary folder, BOT_DELAY=0, WS_RATE high) pinned to CPU 0 with ``taskset -c 0`` and pins
@@ -10,22 +12,45 @@ itself to CPU 1: it is the load generator. For every room slot it creates 4 play
 3 joins and the start over REST, then opens one websocket per seat (``/ws/rooms/{id}?token=``).
 
 Every seat keeps its own view: the snapshot, then every patch applied to it (RFC 6902, applied
-here). The seat whose turn it is chooses a uniformly random legal move computed client-side from
-its own view (no GET /moves) and sends ``{"type": "move", "move", "expected_version"}``.
+here), and the ``active_seats`` of the last message. A seat that moves chooses a uniformly
+random legal move computed client-side from its own view (no GET /moves, whose server CPU is
+not part of a move) and sends ``{"type": "move", "move", "expected_version"}``.
+
+``--game arboretum`` (the default): one seat moves at a time, the one whose turn it is.
 
 - ``--mode closed``: each room sends its next move once all 4 seats hold the previous patch.
 - ``--mode open``: each room sends ``--rate`` moves/s starting at a random phase; latency runs
   from the scheduled send time (a move that is due while the previous one is still in flight is
   sent at once and counted as a late send).
 
-Latency is from sending a move to all 4 seats holding its patch. After a ``--warmup`` the
-``--measure`` window reads the server's utime+stime from /proc/<pid>/stat at both ends. Server
-RSS (VmRSS) is read after start, after the rooms exist (REST only), and after every socket got
-its snapshot: the differences give KiB per room and KiB per idle connection. When a game ends,
-its slot gets a new room (REST + 4 sockets); that setup is not a move, but its server CPU counts.
+``--game evergreen``: the selection has one active seat (the picker), the act phase every seat
+not yet done, each stepping on its own planet (several moves in flight at once). Legal moves
+come from the seat's own view (``evergreen_moves``): the row's cards for the picker; in the act
+phase the view's ``guide`` (its own seat only) lists every space each tool may work on now, and
+the seat's turn record says whether ``power``, ``undo`` and ``done`` are legal. A move carries
+``expected_version`` only when its seat is the only active one (a simultaneous step of another
+seat would make it stale; README "The API").
+
+- ``--mode closed``: whenever all 4 seats hold the latest version, every seat active at that
+  version sends its move; the room waits until all of them landed (or were refused).
+- ``--mode open``: ``--rate`` moves/s per room as above; at each tick one seat that is active in
+  its own view and has no move in flight (chosen at random) sends its move. A tick with no such
+  seat (the picker's pick still in flight, say) waits for one and counts as a late send.
+
+Latency is from sending a move to all 4 seats holding its patch, i.e. the version the move
+produced (known in advance with ``expected_version``, else from the ack) or a later one; every
+accepted move counts once. A refused move (409 stale version, …) counts as an error of its
+status and is not retried as such: the room moves on from what its seats hold.
+
+After a ``--warmup`` the ``--measure`` window reads the server's utime+stime from
+/proc/<pid>/stat at both ends. Server RSS (VmRSS) is read after start, after the rooms exist
+(REST only), and after every socket got its snapshot: the differences give KiB per room and KiB
+per idle connection. When a game ends, its slot gets a new room (REST + 4 sockets); that setup
+is not a move, but its server CPU counts.
 
 ``--baseline`` runs the same load against bench/baseline_app.py instead: no game, no database,
 each move fans out messages of the real patch sizes (``--patch-bytes``) to the room's 4 sockets.
+It is Arboretum-shaped (one mover at a time) and refuses ``--game evergreen``.
 ``--json FILE`` appends the result as one JSON line; the table goes to stdout.
 """
 
@@ -202,6 +227,77 @@ def baseline_move(view: JSONDoc, seat: int, rng: random.Random) -> dict[str, Any
     return {"type": "play", "card": ["oak", rng.randint(1, 8)], "cell": [0, rng.randint(-3, 3)]}
 
 
+def _evergreen_power_applies(planet: JSONDoc, power: str) -> bool:
+    """POW-3 (``rules.can_apply``) from the view's planet grid: bloom always; sprout, bush and
+    lake need an empty playable space (cracks never count); grow_small a sprout, grow_large a
+    small tree."""
+    if power == "bloom":
+        return True
+    pieces = [cell["piece"] for line in planet for cell in line
+              if cell is not None and not cell["crack"]]
+    if power in ("sprout", "bush", "lake"):
+        return None in pieces
+    return ("sprout" if power == "grow_small" else "small") in pieces
+
+
+def evergreen_moves(view: JSONDoc, seat: int) -> list[dict[str, Any]]:
+    """Every legal Evergreen move of ``seat``, from that seat's own view only (the same list
+    as ``rules.legal_moves``, spec §3, MOV-5).
+
+    Selection: a pick of each card left in the row, when the view's ``picker_seat`` is this
+    seat. Act phase: the view's ``guide`` (sent to its own seat only) lists every tool and, per
+    tool, every space it may work on now, which are exactly the legal moves with a ``cell``
+    (``{**tool["move"], "cell": cell}``); the others come from the seat's turn record
+    (``seats[seat]["turn"]``, MOV-2): ``power`` while it is not activated and has something to
+    work on, ``undo`` after a step, ``done`` unless the activated power still owes its first
+    application (POW-3)."""
+    phase = view["phase"]
+    if phase == "select":
+        if view["picker_seat"] != seat:
+            return []
+        return [{"type": "pick", "card": slot["card"]} for slot in view["row"]
+                if slot["card"] is not None]
+    if phase != "act":
+        return []
+    mine = view["seats"][seat]
+    turn, guide = mine["turn"], view["guide"]
+    if turn is None or turn["done"] or guide is None:
+        return []
+    moves = [{**tool["move"], "cell": cell} for tool in guide["tools"] for cell in tool["cells"]]
+    power = turn["power"]
+    if not power["activated"] and _evergreen_power_applies(mine["planet"], power["name"]):
+        moves.append({"type": "power"})
+    if turn["steps"]:
+        moves.append({"type": "undo"})
+    if not (power["activated"] and not power["closed"] and power["applied"] == 0):
+        moves.append({"type": "done"})
+    return moves
+
+
+def evergreen_move(view: JSONDoc, seat: int, rng: random.Random) -> dict[str, Any] | None:
+    """A uniformly random legal Evergreen move for ``seat``, from that seat's view only."""
+    moves = evergreen_moves(view, seat)
+    return rng.choice(moves) if moves else None
+
+
+@dataclass(frozen=True)
+class GameShape:
+    """How the load generator plays a game: a random legal move from a seat's own view, and
+    whether a view shows the game over."""
+
+    choose: Callable[[JSONDoc, int, random.Random], dict[str, Any] | None]
+    over: Callable[[JSONDoc], bool]
+    #: Several seats may be active at once (a phase of simultaneous moves).
+    simultaneous: bool
+
+
+GAMES: dict[str, GameShape] = {
+    "arboretum": GameShape(random_move, lambda view: view["step"] == "over", False),
+    "evergreen": GameShape(evergreen_move, lambda view: view["phase"] == "over", True),
+}
+BASELINE = GameShape(baseline_move, lambda view: view["step"] == "over", False)
+
+
 # --- the load generator -----------------------------------------------------------------------
 
 
@@ -237,6 +333,8 @@ class Options:
     #: The processes of the engines behind the servers (PostgreSQL, Redis), whose CPU counts
     #: in the total per move.
     engine_pids: Callable[[], list[int]] | None = None
+    #: The game every room plays (a key of ``GAMES``).
+    game: str = "arboretum"
 
 
 @dataclass
@@ -267,11 +365,17 @@ class MoveRefused(Exception):
 
 @dataclass
 class Pending:
-    target: int
+    """A move in flight: done once every seat holds version ``target`` or a later one."""
+
+    #: The version the move produces: known when it is sent with ``expected_version`` (one
+    #: mover at a time), else from its ack (simultaneous moves land in any order).
+    target: int | None
     mover: int
     t0: float
     done: asyncio.Future[float]
     got: int = 0
+    #: Patches the mover's socket got before the ack named ``target``: (from, to, bytes).
+    early: list[tuple[int, int, int]] = field(default_factory=list)
 
 
 class Seat:
@@ -284,6 +388,8 @@ class Seat:
         self.reader: asyncio.Task[None] | None = None
         self.view: JSONDoc = None
         self.version = -1
+        #: ``active_seats`` of the last snapshot or patch this socket got.
+        self.active: list[int] = []
 
     async def open(self, uri: str, compression: bool) -> None:
         self.ws = await connect(uri, max_size=None, ping_interval=None, open_timeout=30,
@@ -294,6 +400,7 @@ class Seat:
             if message["type"] == "snapshot":
                 break
         self.view, self.version = message["view"], message["version"]
+        self.active = message.get("active_seats") or []
         stats = self.room.gen.stats
         stats.snapshot_bytes += len(raw)
         stats.snapshot_msgs += 1
@@ -325,9 +432,14 @@ class Room:
         self.tokens: list[str] = []
         self.room_id = 0
         self.seats: list[Seat] = []
-        self.pending: Pending | None = None
+        #: Moves in flight, by the seat that sent them (at most one per seat).
+        self.inflight: dict[int, Pending] = {}
+        #: Set on every patch and whenever a move in flight ends (simultaneous games wait on
+        #: it for a seat that may move).
+        self.changed = asyncio.Event()
         self.rng = random.Random(gen.opts.seed * 100_003 + slot)
         self.errors = 0
+        self.shape = BASELINE if gen.opts.baseline else GAMES[gen.opts.game]
 
     def on_message(self, seat: Seat, raw: str) -> None:
         message = json.loads(raw)
@@ -338,29 +450,59 @@ class Room:
                 stats.stale_patches += 1
             seat.view = apply_patch(seat.view, message["ops"])
             seat.version = message["to"]
-            pending = self.pending
+            seat.active = message.get("active_seats") or []
             if stats.measuring:
-                if pending is not None and pending.mover == seat.index:
-                    stats.mover_bytes += len(raw)
-                    stats.mover_msgs += 1
-                else:
-                    stats.other_bytes += len(raw)
-                    stats.other_msgs += 1
-            if pending is None or seat.version < pending.target:
-                return
-            bit = 1 << seat.index
-            if pending.got & bit:
-                return
-            pending.got |= bit
-            if pending.got == (1 << PLAYERS) - 1 and not pending.done.done():
-                pending.done.set_result(time.perf_counter())
+                self.count_patch(seat, message["from"], seat.version, len(raw))
+            for flying in tuple(self.inflight.values()):
+                self.landed(flying, seat)
+            self.changed.set()
+        elif kind == "ack":
+            acked = self.inflight.get(seat.index)
+            if acked is not None and acked.target is None:
+                acked.target = target = message["version"]
+                for start, end, size in acked.early:
+                    self.count_bytes(start < target <= end, size)
+                acked.early.clear()
+                for other in self.seats:
+                    self.landed(acked, other)
         elif kind == "error":
             stats.error(str(message.get("status")))
-            pending = self.pending
-            if pending is not None and pending.mover == seat.index and not pending.done.done():
-                pending.done.set_exception(MoveRefused(message.get("detail", "")))
+            refused = self.inflight.get(seat.index)
+            if refused is not None and not refused.done.done():
+                refused.done.set_exception(MoveRefused(message.get("detail", "")))
         elif kind == "snapshot":
             seat.view, seat.version = message["view"], message["version"]
+            seat.active = message.get("active_seats") or []
+
+    def landed(self, pending: Pending, seat: Seat) -> None:
+        """Note that ``seat`` holds ``pending``'s version (or a later one), if it does."""
+        if pending.target is None or seat.version < pending.target:
+            return
+        bit = 1 << seat.index
+        if pending.got & bit:
+            return
+        pending.got |= bit
+        if pending.got == (1 << PLAYERS) - 1 and not pending.done.done():
+            pending.done.set_result(time.perf_counter())
+
+    def count_patch(self, seat: Seat, start: int, end: int, size: int) -> None:
+        """A patch message is the mover's when it brings its seat the version that seat's
+        own move produced; any other is another seat's."""
+        pending = self.inflight.get(seat.index)
+        if pending is not None and pending.target is None:
+            pending.early.append((start, end, size))  # sorted out when the ack comes
+            return
+        self.count_bytes(pending is not None and pending.target is not None
+                         and start < pending.target <= end, size)
+
+    def count_bytes(self, mover: bool, size: int) -> None:
+        stats = self.gen.stats
+        if mover:
+            stats.mover_bytes += size
+            stats.mover_msgs += 1
+        else:
+            stats.other_bytes += size
+            stats.other_msgs += 1
 
     async def create(self) -> None:
         """A new room for this slot's players, started (REST), then its 4 sockets."""
@@ -371,8 +513,8 @@ class Room:
                 response.raise_for_status()
                 self.tokens.append(response.json()["token"])
         auth = [{"Authorization": f"Bearer {token}"} for token in self.tokens]
-        response = await http.post("/api/rooms", json={"game": "arboretum", "players": PLAYERS},
-                                   headers=auth[0])
+        response = await http.post("/api/rooms", json={"game": self.gen.opts.game,
+                                                       "players": PLAYERS}, headers=auth[0])
         response.raise_for_status()
         self.room_id = response.json()["id"]
         for i in range(1, PLAYERS):
@@ -402,9 +544,15 @@ class Room:
 
     async def drive(self, offset: float) -> None:
         """Play moves until cancelled: closed loop, or ``rate`` moves/s from ``offset``."""
+        if self.shape.simultaneous:
+            if self.gen.opts.mode == "open":
+                await self.drive_open_simultaneous(offset)
+            else:
+                await self.drive_closed_simultaneous()
+            return
         opts, stats = self.gen.opts, self.gen.stats
         loop = asyncio.get_running_loop()
-        choose = baseline_move if opts.baseline else random_move
+        choose = self.shape.choose
         period = 1.0 / opts.rate
         next_at = time.perf_counter() + offset
         if opts.mode == "open":
@@ -429,7 +577,7 @@ class Room:
                 continue
             pending = Pending(target=mover.version + 1, mover=mover_index, t0=t0,
                               done=loop.create_future())
-            self.pending = pending
+            self.inflight[mover_index] = pending
             assert mover.ws is not None
             await mover.ws.send(json.dumps({"type": "move", "move": move,
                                             "expected_version": mover.version}))
@@ -445,17 +593,162 @@ class Room:
                 if self.errors > MAX_ERRORS_PER_ROOM:
                     return
                 await asyncio.sleep(0.01)
-            self.pending = None
+            self.inflight.pop(mover_index, None)
             if t1 is not None and stats.measuring:
                 stats.latencies.append(t1 - pending.t0)
                 stats.moves += 1
-            if self.seats[0].view["step"] == "over":
+            if self.shape.over(self.seats[0].view):
                 stats.games_finished += 1
                 await self.recycle()
                 next_at = time.perf_counter()
                 continue
             if opts.mode == "open":
                 next_at += period
+
+    def begin(self, seat: Seat, t0: float | None) -> tuple[Pending, str] | None:
+        """A random legal move of ``seat`` from its own view, in flight from now on: its
+        ``Pending`` and the message to send; None when the seat has no legal move.
+
+        Latency runs from ``t0`` (None: now). The move carries ``expected_version`` only when
+        its seat is the only active one: in a simultaneous phase another seat's step may come
+        first, which the server refuses as stale (409) although the move is as legal after it
+        (a seat's steps only touch its own planet, and the phase ends only with the last
+        seat's ``done``)."""
+        move = self.shape.choose(seat.view, seat.index, self.rng)
+        if move is None:
+            self.gen.stats.error("no legal move")
+            return None
+        message: dict[str, Any] = {"type": "move", "move": move}
+        if seat.active == [seat.index]:
+            message["expected_version"] = seat.version
+        pending = Pending(target=None, mover=seat.index,
+                          t0=time.perf_counter() if t0 is None else t0,
+                          done=asyncio.get_running_loop().create_future())
+        self.inflight[seat.index] = pending
+        return pending, json.dumps(message)
+
+    async def play(self, seat: Seat, pending: Pending, message: str) -> str:
+        """Send a move ``begin`` prepared and wait until every seat holds the version it
+        produced: "ok", "refused" or "timeout"."""
+        stats = self.gen.stats
+        outcome, t1 = "ok", None
+        try:
+            assert seat.ws is not None
+            await seat.ws.send(message)
+            async with asyncio.timeout(MOVE_TIMEOUT):
+                t1 = await pending.done
+        except TimeoutError:
+            stats.timeouts += 1
+            outcome = "timeout"
+        except MoveRefused:
+            self.errors += 1
+            outcome = "refused"
+        finally:
+            if self.inflight.get(seat.index) is pending:
+                del self.inflight[seat.index]
+            for _, _, size in pending.early:  # no ack came: not a move's patch
+                self.count_bytes(False, size)
+            self.changed.set()
+        if t1 is not None and stats.measuring:
+            stats.latencies.append(t1 - pending.t0)
+            stats.moves += 1
+        return outcome
+
+    async def settle(self) -> None:
+        """Wait (at most ``MOVE_TIMEOUT``) until every seat holds the same version."""
+        deadline = time.perf_counter() + MOVE_TIMEOUT
+        while len({seat.version for seat in self.seats}) > 1:
+            left = deadline - time.perf_counter()
+            if left <= 0:
+                return
+            self.changed.clear()
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(left):
+                    await self.changed.wait()
+
+    async def drive_closed_simultaneous(self) -> None:
+        """Closed loop with several active seats: whenever every seat holds the latest
+        version, each seat active at that version sends its move, and the room waits until
+        all of them landed on every seat (or were refused)."""
+        stats = self.gen.stats
+        while not self.gen.stopping:
+            lead = self.seats[0]
+            if self.shape.over(lead.view):
+                stats.games_finished += 1
+                await self.recycle()
+                continue
+            movers = [self.seats[index] for index in lead.active]
+            if not movers:  # cannot happen with the rules as written: start afresh
+                stats.error("no active seat")
+                await self.recycle()
+                continue
+            begun = [(seat, self.begin(seat, None)) for seat in movers]
+            outcomes = await asyncio.gather(*(self.play(seat, *move) for seat, move in begun
+                                              if move is not None))
+            if any(move is None for _, move in begun):  # cannot happen: start afresh
+                await self.recycle()
+                continue
+            if self.errors > MAX_ERRORS_PER_ROOM:
+                return
+            if "refused" in outcomes:
+                await asyncio.sleep(0.01)
+            await self.settle()
+
+    async def drive_open_simultaneous(self, offset: float) -> None:
+        """Open loop with several active seats: at each tick one seat that is active in its
+        own view and has no move in flight (it has not moved yet at the version it holds)
+        sends its move, chosen at random among such seats; a tick with no such seat waits for
+        one and counts as a late send. Moves of different seats may be in flight at once."""
+        stats = self.gen.stats
+        period = 1.0 / self.gen.opts.rate
+        flights: set[asyncio.Task[str]] = set()
+        next_at = time.perf_counter() + offset
+        await asyncio.sleep(offset)
+        try:
+            while not self.gen.stopping:
+                if self.errors > MAX_ERRORS_PER_ROOM:
+                    return
+                delay = next_at - time.perf_counter()
+                if delay > 0:
+                    await asyncio.sleep(delay)
+                late = delay <= 0
+                seat = None
+                while True:
+                    if self.shape.over(self.seats[0].view) and not self.inflight:
+                        break
+                    ready = [each for each in self.seats
+                             if each.index in each.active and each.index not in self.inflight]
+                    if ready:
+                        seat = self.rng.choice(ready)
+                        break
+                    late = True
+                    self.changed.clear()
+                    try:
+                        async with asyncio.timeout(MOVE_TIMEOUT):
+                            await self.changed.wait()
+                    except TimeoutError:
+                        if not self.inflight:  # cannot happen with the rules as written
+                            stats.error("no active seat")
+                            break
+                begun = self.begin(seat, next_at) if seat is not None else None
+                if begun is None:  # the game is over (or stuck): a new room, then at once
+                    if self.shape.over(self.seats[0].view):
+                        stats.games_finished += 1
+                    await asyncio.gather(*flights, return_exceptions=True)
+                    await self.recycle()
+                    next_at = time.perf_counter()
+                    continue
+                if late and stats.measuring:
+                    stats.late_sends += 1
+                assert seat is not None
+                task = asyncio.create_task(self.play(seat, *begun))
+                flights.add(task)
+                task.add_done_callback(flights.discard)
+                next_at += period
+        finally:
+            for task in list(flights):
+                task.cancel()
+            await asyncio.gather(*flights, return_exceptions=True)
 
 
 class Generator:
@@ -682,6 +975,7 @@ async def measure(opts: Options, servers: list[Server], http: httpx.AsyncClient
     result: dict[str, Any] = {
         "label": opts.label,
         "server": "baseline" if opts.baseline else "canopy",
+        "game": opts.game,
         "date": time.strftime("%Y-%m-%dT%H:%M:%S"),
         "mode": opts.mode,
         "rooms": opts.rooms,
@@ -755,6 +1049,8 @@ def table(results: list[dict[str, Any]]) -> str:
 def parse(argv: list[str] | None = None) -> Options:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--mode", choices=("closed", "open"), default="closed")
+    parser.add_argument("--game", choices=tuple(GAMES), default="arboretum",
+                        help="the game every room plays (4 seats)")
     parser.add_argument("--rooms", type=int, default=20, help="concurrent rooms (4 seats each)")
     parser.add_argument("--rate", type=float, default=1.0, help="open loop: moves/s per room")
     parser.add_argument("--warmup", type=float, default=3.0, help="seconds before measuring")
@@ -791,9 +1087,12 @@ def parse(argv: list[str] | None = None) -> Options:
     args = parser.parse_args(argv)
     if args.rooms < 1 or args.rate <= 0 or args.measure <= 0 or args.warmup < 0:
         parser.error("--rooms, --rate and --measure must be positive")
+    if args.baseline and args.game != "arboretum":
+        parser.error("--baseline is Arboretum-shaped (one mover per room, Arboretum's message "
+                     "sizes): it takes no --game but arboretum")
     mover, other = (int(x) for x in args.patch_bytes.split(","))
     server = "baseline" if args.baseline else "canopy"
-    label = args.label or f"{server} {args.mode} N={args.rooms}"
+    label = args.label or f"{server} {args.mode} N={args.rooms} {args.game}"
     opts = Options(mode=args.mode, rooms=args.rooms, rate=args.rate, warmup=args.warmup,
                    measure=args.measure, baseline=args.baseline, port=args.port or free_port(),
                    label=label, compression=not args.no_compression, ws_impl=args.ws,
@@ -803,7 +1102,7 @@ def parse(argv: list[str] | None = None) -> Options:
                    profile_setup=args.profile_setup, json_out=args.json,
                    processes=args.processes, spread=args.spread,
                    database_url=args.database_url,
-                   broadcast_url=args.broadcast_url)
+                   broadcast_url=args.broadcast_url, game=args.game)
     return opts
 
 
