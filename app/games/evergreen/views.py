@@ -57,6 +57,7 @@ which the platform fills in for each reader ("You" for the reader's own seat in 
 
 from __future__ import annotations
 
+import functools
 import random
 from dataclasses import replace
 from typing import Any
@@ -161,6 +162,13 @@ def _card_json(card: Card) -> JSON:
         "power_name": POWER_NAMES[card.power],
         "power_title": POWER_TITLES[card.power],
     }
+
+
+@functools.cache
+def _card_table() -> JSON:
+    """Every card by id, as each view carries it (built once and shared by every view: read
+    only)."""
+    return {str(card.id): _card_json(card) for card in CARDS.values()}
 
 
 def name(state: State, who: int) -> str:
@@ -537,7 +545,25 @@ def _tool_move(tool: str) -> Move:
 # --- the view ----------------------------------------------------------------------------------
 
 
+#: Planet grids already built, by the identity of the (never mutated) planet they show, with
+#: the planet itself kept so that its id cannot be reused: each seat's view shows every planet,
+#: and a move changes one planet at most.
+_PLANETS: dict[int, tuple[dict[tuple[int, int], str], list[list[JSON | None]]]] = {}
+_PLANETS_KEPT = 4096
+
+
 def _planet_json(planet: dict[tuple[int, int], str]) -> list[list[JSON | None]]:
+    """A planet as a grid of spaces (built once per planet state and shared: read only)."""
+    known = _PLANETS.get(id(planet))
+    if known is not None and known[0] is planet:
+        return known[1]
+    if len(_PLANETS) >= _PLANETS_KEPT:
+        _PLANETS.clear()
+    grid = _PLANETS[id(planet)] = (planet, _planet_grid(planet))
+    return grid[1]
+
+
+def _planet_grid(planet: dict[tuple[int, int], str]) -> list[list[JSON | None]]:
     grid: list[list[JSON | None]] = []
     for r in range(SIZE):
         line: list[JSON | None] = []
@@ -695,7 +721,7 @@ def view(state: State, seat: int | None) -> JSON:
         "deck_count": len(state.deck),
         "seats": [_seat_json(state, s) for s in range(state.players)],
         "season_scoring": season_scoring(state),
-        "cards": {str(card.id): _card_json(card) for card in CARDS.values()},
+        "cards": _card_table(),
         "biomes": [
             {"id": biome, "colour": BIOME_COLOURS[biome], "name": BIOME_NAMES[biome]}
             for biome in (*BIOMES, "wild")

@@ -46,6 +46,7 @@ happening, private lines only for hidden information (the cards a player drew).
 
 from __future__ import annotations
 
+import functools
 import random
 
 from app.games.base import JSON, Event, Move
@@ -136,7 +137,10 @@ def _cap(text: str) -> str:
 # --- the view -------------------------------------------------------------------------------------
 
 
+@functools.cache
 def card_json(card: str) -> JSON:
+    """A card as every view shows it (built once per card and shared by every view: read
+    only)."""
     definition = card_def(card)
     return {
         "card": card,
@@ -158,6 +162,7 @@ def card_text(def_id: str, once: bool = False) -> Msg | None:
     return None if fn is None else fn_msg(fn)
 
 
+@functools.cache
 def _solo_card_json(card_id: str) -> JSON:
     card = SOLO_BY_ID[card_id]
     return {"id": card.id, "name": card.name, "text": solo_card_text(card_id)}
