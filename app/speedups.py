@@ -12,9 +12,11 @@ SPEEDUPS = {
     "sockets": "sockets served past the HTTP middleware stack (app.main.Canopy)",
     "group-commit": "group commit: moves that arrive together share one transaction",
     "plain-sql": "pre-built SQL statements for a move, not an ORM session",
+    "driver-sql": "on SQLite, a move's statements run on the driver, past SQLAlchemy's execution",
     "token-cache": "token → player cache: no query per request or socket",
     "shared-patches": "patch messages computed once per seat and version",
     "diff": "structural view diff, not jsonpatch.make_patch",
+    "view-equality": "the view diff skips equal parts by ==, not also their marshal bytes",
     "compact-json": "compact JSON without the circular-reference check",
     "gc": "gc.freeze() after start-up and full collections 10× rarer",
 }

@@ -41,11 +41,11 @@ from app.identity import player_for_token, token_from
 from app.lobby.service import Lobby
 from app.models import MAX_ID, Player
 from app.observe import counted_error
-from app.realtime.diff import diff
+from app.realtime.diff import parts_diff
 from app.realtime.feed import Feeds, RoomFeed
 from app.rooms.events import PresenceChanged, RoomEvent
 from app.rooms.service import RoomService
-from app.rooms.table import Table
+from app.rooms.table import Table, ViewData
 
 log = logging.getLogger("canopy.realtime")
 
@@ -91,7 +91,7 @@ async def _room_json(ws: WebSocket, room_id: int, viewer: int | None) -> dict[st
 
 
 class Connection:
-    """One socket: serialized sends and the view it last sent (``marshal`` bytes)."""
+    """One socket: serialized sends and the view it last sent (as the table keeps it)."""
 
     def __init__(self, ws: WebSocket) -> None:
         self.ws = ws
@@ -100,7 +100,7 @@ class Connection:
         self.send_lock = asyncio.Lock()
         self.catch_up_lock = asyncio.Lock()  # one catch-up at a time (connect, feed, resync)
         self.version: int | None = None
-        self.view: bytes | None = None
+        self.view: ViewData | None = None
         #: The table's seating (who plays each seat) this socket last told (-1: not yet).
         self.seating = -1
 
@@ -130,28 +130,32 @@ async def close_for(ws: WebSocket, exc: ApiError) -> None:
 SHARE_PATCHES = speedups.on("shared-patches")
 
 
-def _jsonpatch_diff(old: Any, new: Any) -> list[dict[str, Any]]:
-    """The plain way: the jsonpatch library (a development dependency)."""
+def _jsonpatch_diff(old: ViewData, new: ViewData,
+                    view: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """The plain way: the jsonpatch library (a development dependency) on the whole views."""
     import jsonpatch
 
-    ops: list[dict[str, Any]] = jsonpatch.make_patch(old, new).patch
+    def loaded(data: ViewData) -> dict[str, Any]:
+        return {key: marshal.loads(value) for key, value in data.items()}
+
+    ops: list[dict[str, Any]] = jsonpatch.make_patch(loaded(old), view or loaded(new)).patch
     return ops
 
 
-view_diff = diff if speedups.on("diff") else _jsonpatch_diff
+view_diff = parts_diff if speedups.on("diff") else _jsonpatch_diff
 
 
-def _patch_message(feed: RoomFeed, table: Table, from_version: int, old: bytes,
+def _patch_message(feed: RoomFeed, table: Table, from_version: int, old: ViewData,
                    seat: int | None, locale: str) -> str:
-    """The patch from the seat's view at ``from_version`` (``old``, marshal bytes) to the
+    """The patch from the seat's view at ``from_version`` (``old``) to the
     current version, as JSON text: computed once per seat and versions, shared by the seat's
     sockets."""
     shared = feed.shared((table.version, table.seating)) if SHARE_PATCHES else {}
     key = ("patch", seat, from_version, locale)
     message: str | None = shared.get(key)
     if message is None:
-        new = table.view(seat)
-        ops = [] if old == table.view_data(seat) else view_diff(marshal.loads(old), new)
+        new, view = table.view_now(seat)
+        ops = [] if old == new else view_diff(old, new, view)
         message = json_dumps({"type": "patch", "from": from_version, "to": table.version,
                               "ops": ops, "active_seats": table.active(),
                               "statuses": table.statuses(),

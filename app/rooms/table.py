@@ -31,6 +31,8 @@ LOG_KEPT = 200
 
 #: A log line: the version the move made, the seat that moved, the event.
 LogLine = tuple[int, int, Event]
+#: A view as stored between moves: each top-level entry's ``marshal`` bytes.
+ViewData = dict[str, bytes]
 
 #: Values of ``Table.seating``, never the same twice in a process: a table loaded again (after
 #: another process changed it, or after it left the cache) never repeats a value that a socket
@@ -54,11 +56,12 @@ class Table:
     names: list[str]
     finished: bool = False
     log: deque[LogLine] = field(default_factory=lambda: deque(maxlen=LOG_KEPT))
-    #: Each seat's view at ``version`` as ``marshal`` bytes. A view is hundreds of small lists
-    #: and dicts; kept as objects until the next move, thousands of them kept CPython's cycle
-    #: collector busy (50-100 ms pauses at 500 rooms). Bytes are invisible to it; ``view()``
-    #: hands out fresh copies.
-    views: dict[int | None, bytes] = field(default_factory=dict)
+    #: Each seat's view at ``version``, each of its top-level entries as ``marshal`` bytes. A
+    #: view is hundreds of small lists and dicts; kept as objects until the next move,
+    #: thousands of them kept CPython's cycle collector busy (50-100 ms pauses at 500 rooms).
+    #: Bytes are invisible to it, and entry by entry a patch loads only the entries whose
+    #: bytes changed (:func:`app.realtime.diff.parts_diff`).
+    views: dict[int | None, ViewData] = field(default_factory=dict)
     #: What every seat sees alike at ``version`` (active seats, statuses, result), computed
     #: once: every socket message of the version carries it.
     _public: tuple[list[int], list[str], Result | None] | None = None
@@ -97,23 +100,28 @@ class Table:
         return None
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        """The seat's view at the current version (computed once per version; each caller
-        gets its own copy)."""
+        """The seat's view at the current version, computed once per version (read only: the
+        first caller gets the game's own objects, some shared with the game's caches; later
+        ones a copy)."""
         data = self.views.get(seat)
         if data is not None:
-            view: dict[str, Any] = marshal.loads(data)
-            return view
+            return {key: marshal.loads(value) for key, value in data.items()}
         view = self.game.view(self.state, seat)
-        self.views[seat] = marshal.dumps(view)
+        self.views[seat] = {key: marshal.dumps(value) for key, value in view.items()}
         return view
 
-    def view_data(self, seat: int | None) -> bytes:
-        """The seat's view at the current version as ``marshal`` bytes."""
+    def view_data(self, seat: int | None) -> ViewData:
+        """The seat's view at the current version as ``marshal`` bytes, entry by entry."""
+        return self.view_now(seat)[0]
+
+    def view_now(self, seat: int | None) -> tuple[ViewData, dict[str, Any] | None]:
+        """The seat's view data, with the view itself when this call computed it (else None:
+        the caller loads the entries it needs)."""
         data = self.views.get(seat)
-        if data is None:
-            self.view(seat)
-            data = self.views[seat]
-        return data
+        if data is not None:
+            return data, None
+        view = self.view(seat)
+        return self.views[seat], view
 
     def _public_now(self) -> tuple[list[int], list[str], Result | None]:
         if self._public is None:

@@ -10,10 +10,11 @@ import random
 from typing import Any
 
 import jsonpatch
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from app.realtime.diff import diff
+from app.realtime.diff import diff, view_diff
+from tests.games.test_view_types import record
 
 KEYS = st.text(alphabet="ab/~01", min_size=0, max_size=3)
 SCALARS = st.none() | st.booleans() | st.integers(-3, 3) | st.sampled_from([0.0, 1.0, 2.5]) \
@@ -47,8 +48,8 @@ def edited(doc: Any, rng: random.Random) -> Any:
     return rng.choice([doc, 1, 1.0, True, None, "x"])
 
 
-def check(old: Any, new: Any) -> None:
-    ops = diff(old, new)
+def check(old: Any, new: Any, differ: Any = diff) -> None:
+    ops = differ(old, new)
     assert exact(jsonpatch.apply_patch(copy.deepcopy(old), ops)) == exact(new)
     assert all(op["op"] in ("add", "remove", "replace") for op in ops)
     if exact(old) == exact(new):
@@ -65,6 +66,22 @@ def test_any_two_documents(old: Any, new: Any) -> None:
 @given(DOCS, st.integers(0, 2**32))
 def test_a_document_and_an_edit_of_it(old: Any, seed: int) -> None:
     check(old, edited(old, random.Random(seed)))
+
+
+def type_stable(*docs: Any) -> bool:
+    """No place of ``docs`` holds two JSON types of number or boolean (list items alike)."""
+    kinds: dict[str, set[str]] = {}
+    for doc in docs:
+        record(doc, "", kinds)
+    return all(len(found) == 1 for found in kinds.values())
+
+
+@settings(max_examples=400, deadline=None)
+@given(DOCS, st.integers(0, 2**32))
+def test_the_view_diff_is_exact_between_type_stable_versions(old: Any, seed: int) -> None:
+    new = edited(old, random.Random(seed))
+    assume(type_stable(old, new))
+    check(old, new, view_diff)
 
 
 def test_one_card_drawn_into_a_sorted_hand_is_one_add() -> None:
