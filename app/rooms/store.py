@@ -30,7 +30,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from app import speedups
-from app.db import MoveWriter
+from app.db import MoveWriter, Prepared
 from app.errors import ApiError
 from app.games.base import Event, GameSpec, Move, Result, State
 from app.games.registry import get_game
@@ -43,14 +43,18 @@ from app.rooms.table import LOG_KEPT, Table
 
 # The statements of every move, built once (plain tables: no ORM plugin, one cached compile).
 _MOVES, _GAMES, _ROOMS = MoveRow.__table__, GameRow.__table__, Room.__table__  # type: ignore[attr-defined]
-INSERT_MOVE = insert(_MOVES)
-UPDATE_GAME = (update(_GAMES)
-               .where(_GAMES.c.id == bindparam("game_row"))
-               .where(_GAMES.c.version == bindparam("expected"))
-               .values(state=bindparam("new_state"), version=bindparam("new_version"),
-                       finished=bindparam("new_finished"), result=bindparam("new_result"),
-                       clocks=bindparam("new_clocks")))
-FINISH_ROOM = update(_ROOMS).where(_ROOMS.c.id == bindparam("room")).values(status="finished")
+INSERT_MOVE = Prepared(insert(_MOVES),
+                       ("game_id", "seq", "seat", "move", "created", "events"))
+UPDATE_GAME = Prepared(update(_GAMES)
+                       .where(_GAMES.c.id == bindparam("game_row"))
+                       .where(_GAMES.c.version == bindparam("expected"))
+                       .values(state=bindparam("new_state"), version=bindparam("new_version"),
+                               finished=bindparam("new_finished"),
+                               result=bindparam("new_result"), clocks=bindparam("new_clocks")),
+                       ("game_row", "expected", "new_state", "new_version", "new_finished",
+                        "new_result", "new_clocks"))
+FINISH_ROOM = Prepared(update(_ROOMS).where(_ROOMS.c.id == bindparam("room"))
+                       .values(status="finished"), ("room",))
 #: The game row's version, clocks and end, with its moves after ``after`` up to that version:
 #: one statement, so both come from one snapshot of the database.
 PROGRESS = (core_select(_GAMES.c.version, _GAMES.c.clocks, _GAMES.c.finished,
@@ -325,7 +329,7 @@ class GameStore:
 
         def write(connection: Connection) -> None:
             connection.execute(finish)
-            connection.execute(FINISH_ROOM, {"room": table.room_id})
+            FINISH_ROOM(connection, {"room": table.room_id})
 
         await self.writer.write(write)
 
@@ -349,19 +353,19 @@ class GameStore:
         transaction (plain SQL statements: this runs for every move, in the writer's thread,
         where the snapshot is serialized too)."""
         try:
-            connection.execute(INSERT_MOVE, {"game_id": game_row_id, "seq": version + 1,
-                                             "seat": seat, "move": move, "created": at,
-                                             "events": [event_json(e) for e in events]})
-            updated = connection.execute(UPDATE_GAME, {
+            INSERT_MOVE(connection, {"game_id": game_row_id, "seq": version + 1, "seat": seat,
+                                     "move": move, "created": at,
+                                     "events": [event_json(e) for e in events]})
+            updated = UPDATE_GAME(connection, {
                 "game_row": game_row_id, "expected": version, "new_state": snapshot(),
                 "new_version": version + 1, "new_finished": result is not None,
                 "new_result": result.to_json() if result else None, "new_clocks": clocks})
         except IntegrityError:
             raise StaleTable from None
-        if updated.rowcount != 1:
+        if updated != 1:
             raise StaleTable
         if result is not None:
-            connection.execute(FINISH_ROOM, {"room": room_id})
+            FINISH_ROOM(connection, {"room": room_id})
 
     @staticmethod
     def _write_orm(room_id: int, game_row_id: int, version: int, seat: int, move: Move,
