@@ -11,8 +11,8 @@ Each speed-up is a seam of the app (:mod:`app.speedups`): the server runs with
 ``CANOPY_SPEEDUPS_OFF=<name>`` instead of a copy of its code. "all" takes back every one at
 once; ``--against REV`` adds a ``git worktree`` of that commit as the "before" row. Every
 configuration runs ``bench/load.py`` in two shapes — closed loop 20 rooms (throughput, CPU per
-move) and open loop 500 rooms x 1 move/s (p99, memory per socket) — and the runs interleave
-(current, each ablation, current, ...), so that the machine's drift hits all alike. The table
+move) and open loop 500 rooms x 1 move/s (p99, memory per socket; with ``--game evergreen``
+100 rooms) — and the runs interleave (current, each ablation, current, ...), so that the machine's drift hits all alike. The table
 gives the median of the runs per configuration and the change against the current code
 ("Δ CPU" > 0: the change saves that much CPU per move).
 """
@@ -35,7 +35,9 @@ from app.speedups import SPEEDUPS
 
 ROOT = Path(__file__).resolve().parent.parent
 LOAD = ROOT / "bench" / "load.py"
-SHAPES = (("closed", 20), ("open", 500))
+#: The shapes of each game (``--game``): closed loop 20 rooms, and an open loop one core carries.
+SHAPES = {"arboretum": (("closed", 20), ("open", 500)),
+          "evergreen": (("closed", 20), ("open", 100))}
 
 
 @dataclass(frozen=True)
@@ -73,9 +75,10 @@ def run_load(ablation: Ablation, mode: str, rooms: int, run: int,
     scratch.unlink(missing_ok=True)
     command = [sys.executable, str(LOAD), "--mode", mode, "--rooms", str(rooms),
                "--measure", str(args.measure), "--server-dir", str(ablation.server_dir),
-               "--label", ablation.name, "--json", str(scratch), *ablation.load_args]
+               "--label", ablation.name, "--json", str(scratch), "--game", args.game,
+               *ablation.load_args]
     env = {**os.environ, "CANOPY_SPEEDUPS_OFF": ",".join(ablation.off)}
-    print(f"# run {run}: {ablation.name} {mode} {rooms}", flush=True)
+    print(f"# run {run}: {ablation.name} {args.game} {mode} {rooms}", flush=True)
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=600,
                           env=env)
     if done.returncode != 0 or not scratch.exists():
@@ -102,9 +105,10 @@ def table(path: Path) -> str:
         return "—" if value is None else f"{value:.{digits}f}"
 
     base_cpu = median("current", "closed", 20, "server_cpu_ms_per_move")
-    base_cpu_open = median("current", "open", 500, "server_cpu_ms_per_move")
+    n = max((rooms for _, mode, rooms in rows if mode == "open"), default=500)
+    base_cpu_open = median("current", "open", n, "server_cpu_ms_per_move")
     lines = ["| taken back | runs | closed 20: moves/s | p99 ms | CPU ms/move | Δ CPU "
-             "| open 500: p99 ms | max ms | CPU ms/move | Δ CPU | KiB/conn |",
+             f"| open {n}: p99 ms | max ms | CPU ms/move | Δ CPU | KiB/conn |",
              "|---|---|---|---|---|---|---|---|---|---|---|"]
     by_name = {a.name: a for a in (CURRENT, *ABLATIONS, EVERYTHING)}
     by_name["before"] = Ablation("before", "(an earlier commit)")
@@ -113,7 +117,7 @@ def table(path: Path) -> str:
     for label in labels:
         runs = len(rows.get((label, "closed", 20), []))
         cpu = median(label, "closed", 20, "server_cpu_ms_per_move")
-        cpu_open = median(label, "open", 500, "server_cpu_ms_per_move")
+        cpu_open = median(label, "open", n, "server_cpu_ms_per_move")
         delta = None if cpu is None or base_cpu is None else cpu - base_cpu
         delta_open = None if cpu_open is None or base_cpu_open is None else \
             cpu_open - base_cpu_open
@@ -123,10 +127,10 @@ def table(path: Path) -> str:
             f"| {fmt(median(label, 'closed', 20, 'moves_per_s'), 0)} "
             f"| {fmt(median(label, 'closed', 20, 'p99_ms'))} | {fmt(cpu, 3)} "
             f"| {fmt(delta, 3)} "
-            f"| {fmt(median(label, 'open', 500, 'p99_ms'))} "
-            f"| {fmt(median(label, 'open', 500, 'max_ms'), 0)} | {fmt(cpu_open, 3)} "
+            f"| {fmt(median(label, 'open', n, 'p99_ms'))} "
+            f"| {fmt(median(label, 'open', n, 'max_ms'), 0)} | {fmt(cpu_open, 3)} "
             f"| {fmt(delta_open, 3)} "
-            f"| {fmt(median(label, 'open', 500, 'rss_per_conn_kib'), 1)} |")
+            f"| {fmt(median(label, 'open', n, 'rss_per_conn_kib'), 1)} |")
     return "\n".join(lines)
 
 
@@ -136,6 +140,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="comma-separated ablation names ('none': only current/--against)")
     parser.add_argument("--against", default=None,
                         help="also measure this earlier commit (the 'before' row)")
+    parser.add_argument("--game", choices=sorted(SHAPES), default="arboretum")
     parser.add_argument("--runs", type=int, default=2)
     parser.add_argument("--measure", type=float, default=15.0)
     parser.add_argument("--out", default="ablate.jsonl")
@@ -154,7 +159,7 @@ def main(argv: list[str] | None = None) -> int:
                                       server_dir=worktree(args.against, parent)))
         for run in range(1, args.runs + 1):
             for ablation in (CURRENT, *chosen):
-                for mode, rooms in SHAPES:
+                for mode, rooms in SHAPES[args.game]:
                     run_load(ablation, mode, rooms, run, args, out)
     finally:
         if args.against:

@@ -7,8 +7,10 @@
 One run measures, one after the other (``bench/load.py`` for Canopy and its baseline,
 ``../shared/tools/peer-bgio/load.mjs`` for the peer):
 
-- Canopy: closed loop 20 rooms; open loop 100, 500 and 1000 rooms (1 move/s/room), for each
-  game of ``--games`` (default Arboretum only; each shape's games run one after the other);
+- Canopy, for each game of ``--games`` (default Arboretum only; each shape's games run one
+  after the other): Arboretum closed loop 20 rooms and open loop 100, 500, 1000 and 2000 rooms
+  (1 move/s/room); Evergreen closed loop 20 rooms and open loop 100 and 200 rooms
+  (``GAME_SHAPES``);
 - the baseline (bench/baseline_app.py) in the same shapes, with the patch sizes Canopy's
   Arboretum run just sent (the baseline is Arboretum-shaped: one mover per room);
 - the peer (Arboretum): closed 20 and open 100 / 500 matches, each with InMemory and FlatFile
@@ -41,7 +43,14 @@ PEER_SRC = ROOT.parent / "shared" / "tools" / "peer-bgio"
 LOAD = ROOT / "bench" / "load.py"
 RUN_TIMEOUT = 540
 
-CANOPY_SHAPES = [("closed", 20), ("open", 100), ("open", 500), ("open", 1000)]
+CANOPY_SHAPES = [("closed", 20), ("open", 100), ("open", 200), ("open", 500), ("open", 1000),
+                 ("open", 2000)]
+#: The shapes each game runs in (Evergreen's moves cost several times Arboretum's: one core
+#: saturates below 500 rooms x 1 move/s, and its room setup takes ~40 ms of server CPU).
+GAME_SHAPES = {
+    "arboretum": [("closed", 20), ("open", 100), ("open", 500), ("open", 1000), ("open", 2000)],
+    "evergreen": [("closed", 20), ("open", 100), ("open", 200)],
+}
 PEER_SHAPES = [("closed", 20), ("open", 100), ("open", 500)]
 #: The games bench/load.py plays (``--game``); the baseline and the peer are Arboretum's.
 GAMES = ("arboretum", "evergreen")
@@ -151,6 +160,8 @@ def run_all(args: argparse.Namespace) -> None:
             if args.max_rooms and rooms > args.max_rooms:
                 continue
             for game in args.games:
+                if (mode, rooms) not in GAME_SHAPES[game]:
+                    continue
                 canopy = run_canopy(mode, rooms, False, args, None, tmp, game)
                 keep(canopy)
                 if args.skip_baseline or game != BASE_GAME:
