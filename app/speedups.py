@@ -18,7 +18,7 @@ SPEEDUPS = {
     "diff": "structural view diff, not jsonpatch.make_patch",
     "view-equality": "the view diff skips equal parts by ==, not also their marshal bytes",
     "compact-json": "compact JSON without the circular-reference check",
-    "gc": "gc.freeze() after start-up and full collections 10× rarer",
+    "gc": "gc.freeze() after start-up, young collections 28× and full ones 10× rarer",
 }
 
 OFF = frozenset(name.strip() for name in os.environ.get("CANOPY_SPEEDUPS_OFF", "").split(",")
