@@ -29,7 +29,7 @@ from starlette.types import Receive, Scope, Send
 
 from app import speedups
 from app.config import Settings, get_settings
-from app.db import make_engine
+from app.db import Checkpointer, make_engine
 from app.errors import ApiError
 from app.games.registry import GAMES
 from app.games.words import Msg
@@ -215,7 +215,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         logger = logging.getLogger(name)
         if not any(isinstance(f, RedactTokens) for f in logger.filters):
             logger.addFilter(RedactTokens())
-    engine = make_engine(settings.database_url, settings)
+    checkpoints = speedups.on("checkpoints")
+    engine = make_engine(settings.database_url, settings, background_checkpoints=checkpoints)
+    checkpointer = Checkpointer(engine) if checkpoints else None
     hub = hub_for(settings.broadcast_url, settings.resync_seconds)
     lease: Lease = lease_for(settings.database_url, settings.broadcast_url,
                              settings.lease_seconds)
@@ -226,6 +228,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try for the lease; the holder (one process: this one) runs the timers. A clean stop
         pauses the clocks (holder only) before it lets the lease go."""
         migrate(engine)
+        if checkpointer is not None:
+            checkpointer.start()
         rooms: RoomService = app.state.rooms
         resync: Resync | None = app.state.resync
         if isinstance(hub, RedisHub):
@@ -243,6 +247,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await lease.stop()
         if isinstance(hub, RedisHub):
             await hub.stop()
+        if checkpointer is not None:
+            await checkpointer.stop()
         engine.dispose()
 
     # /docs is app.web.pages.api_docs: Swagger UI pinned with SRI, no inline script.

@@ -12,9 +12,9 @@ Each speed-up is a seam of the app (:mod:`app.speedups`): the server runs with
 once; ``--against REV`` adds a ``git worktree`` of that commit as the "before" row. Every
 configuration runs ``bench/load.py`` in two shapes — closed loop 20 rooms (throughput, CPU per
 move) and open loop 500 rooms x 1 move/s (p99, memory per socket; with ``--game evergreen``
-100 rooms) — and the runs interleave (current, each ablation, current, ...), so that the machine's drift hits all alike. The table
-gives the median of the runs per configuration and the change against the current code
-("Δ CPU" > 0: the change saves that much CPU per move).
+100 rooms) — and the runs interleave (current, each ablation, current, ...), so that the
+machine's drift hits all alike. The table gives the median of the runs per configuration and
+the change against the current code ("Δ CPU" > 0: the change saves that much CPU per move).
 """
 
 from __future__ import annotations

@@ -8,8 +8,8 @@ One run measures, one after the other (``bench/load.py`` for Canopy and its base
 ``../shared/tools/peer-bgio/load.mjs`` for the peer):
 
 - Canopy, for each game of ``--games`` (default Arboretum only; each shape's games run one
-  after the other): Arboretum closed loop 20 rooms and open loop 100, 500, 1000 and 2000 rooms
-  (1 move/s/room); Evergreen closed loop 20 rooms and open loop 100 and 200 rooms
+  after the other): Arboretum closed loop 20 rooms and open loop 100, 500, 1000, 1500 and 2000
+  rooms (1 move/s/room); Evergreen closed loop 20 rooms and open loop 100 and 200 rooms
   (``GAME_SHAPES``);
 - the baseline (bench/baseline_app.py) in the same shapes, with the patch sizes Canopy's
   Arboretum run just sent (the baseline is Arboretum-shaped: one mover per room);
@@ -44,11 +44,12 @@ LOAD = ROOT / "bench" / "load.py"
 RUN_TIMEOUT = 540
 
 CANOPY_SHAPES = [("closed", 20), ("open", 100), ("open", 200), ("open", 500), ("open", 1000),
-                 ("open", 2000)]
+                 ("open", 1500), ("open", 2000)]
 #: The shapes each game runs in (Evergreen's moves cost several times Arboretum's: one core
 #: saturates below 500 rooms x 1 move/s, and its room setup takes ~40 ms of server CPU).
 GAME_SHAPES = {
-    "arboretum": [("closed", 20), ("open", 100), ("open", 500), ("open", 1000), ("open", 2000)],
+    "arboretum": [("closed", 20), ("open", 100), ("open", 500), ("open", 1000), ("open", 1500),
+                  ("open", 2000)],
     "evergreen": [("closed", 20), ("open", 100), ("open", 200)],
 }
 PEER_SHAPES = [("closed", 20), ("open", 100), ("open", 500)]
