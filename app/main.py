@@ -118,11 +118,13 @@ _gc_tuned = False
 #: there, and the rare cyclic garbage of closed sockets waits that long to be freed.
 FULL_COLLECTION_EVERY = 100
 #: A young collection after this many new container objects (default 700). A move allocates
-#: thousands that die within it (views loaded for a diff, patch ops, messages); with 700 the
-#: collector walked them several times per move and promoted those still in flight, which
-#: filled the old generation and brought the full collections on sooner (open loop, 500 rooms:
-#: p99 150-220 ms with 700, 9-34 ms with 20,000; Evergreen's CPU per move 3.1-3.6 → 2.7 ms).
-YOUNG_COLLECTION_EVERY = 20_000
+#: thousands that die within it, but also some that live on for seconds: the room's new state
+#: (until its next move), its log lines (200 moves). A young collection walks all of those, and
+#: the middle one ten times as many: with 20,000 they paused the server 20-130 ms and 70-440 ms
+#: (open loop, 1000 rooms: p99 55 ms); with 700 most moves paid for a collection and full ones
+#: came often. 2,000 (measured 1,000 to 20,000): open loop p99 8.6 ms at 500 rooms, 23 ms at
+#: 1000; Evergreen's CPU per move 3.1-3.6 ms with 700, 2.5-2.7 with 2,000 to 20,000.
+YOUNG_COLLECTION_EVERY = 2_000
 
 
 def tune_gc() -> None:
