@@ -123,7 +123,7 @@ FULL_COLLECTION_EVERY = 100
 #: the middle one ten times as many: with 20,000 they paused the server 20-130 ms and 70-440 ms
 #: (open loop, 1000 rooms: p99 55 ms); with 700 most moves paid for a collection and full ones
 #: came often. 2,000 (measured 1,000 to 20,000): open loop p99 8.6 ms at 500 rooms, 23 ms at
-#: 1000; Evergreen's CPU per move 3.1-3.6 ms with 700, 2.5-2.7 with 2,000 to 20,000.
+#: 1000; Evergreen's CPU per move 3.1-3.6 ms with 700, 2.4-2.9 with 2,000 to 20,000.
 YOUNG_COLLECTION_EVERY = 2_000
 
 
