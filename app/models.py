@@ -99,6 +99,9 @@ class Game(SQLModel, table=True):
     started: datetime = Field(default_factory=now)
     #: The seats' clocks (app/rooms/clocks.py), saved with every move; None: no clocks.
     clocks: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
+    #: The version of the game's rules it was dealt under (``GameSpec.rules_version``); None
+    #: for games dealt before versions were stored (0008), which began under version 1.
+    rules_version: int | None = None
 
 
 class Move(SQLModel, table=True):

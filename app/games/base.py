@@ -32,6 +32,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from datetime import date
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -144,6 +145,15 @@ class Result:
             "shown": [_in(s, words) for s in self.shown],
         }
 
+    @classmethod
+    def from_json(cls, data: JSON) -> Result:
+        """A stored result as it was stored (its words in the language they were stored
+        in)."""
+        return cls(scores=tuple(data.get("scores", ())), ranking=tuple(data.get("ranking", ())),
+                   winners=tuple(data.get("winners", ())), details=data.get("details") or {},
+                   headline=data.get("headline") or "",
+                   shown=tuple(data.get("shown") or ()))
+
 
 def _in(text: Msg | str, words: Words) -> str:
     return text.render(words) if isinstance(text, Msg) else text
@@ -189,6 +199,18 @@ def rule_anchor(rule: str) -> str:
     """A rule id as a page anchor: "Fase de movimiento" → "fase-de-movimiento"."""
     folded = unicodedata.normalize("NFKD", rule).encode("ascii", "ignore").decode().lower()
     return re.sub(r"[^a-z0-9]+", "-", folded).strip("-") or "rule"
+
+
+@dataclass(frozen=True)
+class RuleChange:
+    """A rule fix that changed what is legal or how a game ends: the ``version`` of the rules
+    it made (:attr:`GameSpec.rules_version`), the ``day`` it came, the ids of the ``rules`` it
+    changed and a ``summary`` for players (an English message id, marked with ``N_``)."""
+
+    version: int
+    day: date
+    rules: tuple[str, ...]
+    summary: str
 
 
 @dataclass(frozen=True)
@@ -265,6 +287,15 @@ class GameSpec:
     #: score line is shown to spectators), for the score timeline of a replay and a forfeit's
     #: ranking; at the end, the result's scores.
     score: Callable[[State], tuple[int, ...]] | None = None
+    #: The rules' version: a rule fix that changes what is legal, or how a game scores,
+    #: raises it and says what changed in ``rule_changes``. Each game stores the version it
+    #: began under. A game begun before a fix plays on from its stored state under today's
+    #: rules (its stored moves and result are facts, never judged again: see
+    #: app/rooms/rebuild.py); its players see what changed in the rules panel.
+    rules_version: int = 1
+    #: Each fix since the first version, oldest first (versions 2, 3 … up to
+    #: ``rules_version``).
+    rule_changes: tuple[RuleChange, ...] = ()
 
     @property
     def rule_ids(self) -> frozenset[str]:
@@ -279,6 +310,10 @@ class GameSpec:
             raise ValueError(f"{self.id}: seats must lie within 1–{MAX_SEATS}")
         if not self.bots:
             raise ValueError(f"{self.id}: declare at least one bot level")
+        if [change.version for change in self.rule_changes] != list(
+                range(2, self.rules_version + 1)):
+            raise ValueError(f"{self.id}: say what each rules version changed, 2 to "
+                             f"{self.rules_version}, in rule_changes")
 
     def bot(self, level: str) -> BotLevel | None:
         return next((bot for bot in self.bots if bot.id == level), None)

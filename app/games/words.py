@@ -6,9 +6,9 @@ it — and marks single words with :func:`N_` so that ``pybabel extract`` finds 
 platform renders a Msg in each reader's language (app/i18n.py) with the catalogues of the
 platform and of the games (``locale/<lang>/LC_MESSAGES/messages.po`` in each game's folder).
 
-Fields of a message: ``{name}`` takes ``args["name"]`` — a number (formatted for the language),
-a name or other text shown as it is, a :class:`Msg` (translated in turn), or a list of those
-(joined with the language's "and"). ``{p0}`` … name the players and ``{p0's}`` … their
+Fields of a message: ``{name}`` takes ``args["name"]`` — a number or a date (formatted for the
+language), a name or other text shown as it is, a :class:`Msg` (translated in turn), or a list
+of those (joined with the language's "and"). ``{p0}`` … name the players and ``{p0's}`` … their
 possessives; they are filled last, for the reader (app/i18n.py ``fill_names``).
 """
 
@@ -19,8 +19,10 @@ import gettext
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import date
 from typing import Any
 
+from babel.dates import format_date
 from babel.lists import format_list
 from babel.numbers import format_decimal
 
@@ -137,6 +139,8 @@ def _shown(value: Any, words: Words) -> str:
         return str(value)
     if isinstance(value, int):  # grouped for the language; a number past any game's as typed
         return _number(value, words.locale) if abs(value) < 10**15 else str(value)
+    if isinstance(value, date):
+        return str(format_date(value, "long", locale=words.locale))
     if isinstance(value, list | tuple):
         items = [_shown(item, words) for item in value]
         return _listed(tuple(items), words.locale) if items else ""
@@ -161,6 +165,8 @@ def _listed(items: tuple[str, ...], locale: str) -> str:
 def _arg_json(value: Any) -> Any:
     if isinstance(value, Msg):
         return {"msg": value.to_json()}
+    if isinstance(value, date):
+        return {"date": value.isoformat()}
     if isinstance(value, list | tuple):
         return [_arg_json(v) for v in value]
     return value
@@ -169,6 +175,8 @@ def _arg_json(value: Any) -> Any:
 def _arg_load(value: Any) -> Any:
     if isinstance(value, dict) and "msg" in value:
         return Msg.from_json(value["msg"])
+    if isinstance(value, dict) and "date" in value:
+        return date.fromisoformat(value["date"])
     if isinstance(value, list):
         return [_arg_load(v) for v in value]
     return value

@@ -136,6 +136,7 @@ def games_json() -> list[dict[str, Any]]:
             "max_players": game.max_players,
             "options": game.Options.model_json_schema(),
             "bots": [{"id": bot.id, "label": bot.label} for bot in game.bots],
+            "rules_version": game.rules_version,
         }
         for game in GAMES.values()
     ]
@@ -621,7 +622,8 @@ class Lobby:
         game = get_game(room.game_id)
         seed = secrets.randbits(SEED_BITS)
         state = game.setup(room.players, game.Options.model_validate(room.options), seed)
-        session.add(Game(room_id=room.id, seed=str(seed), state=game.dump(state), version=0))
+        session.add(Game(room_id=room.id, seed=str(seed), state=game.dump(state), version=0,
+                         rules_version=game.rules_version))
         room.status = "playing"
         session.add(room)
 

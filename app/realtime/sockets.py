@@ -45,6 +45,7 @@ from app.realtime.diff import parts_diff
 from app.realtime.feed import Feeds, RoomFeed
 from app.rooms.events import PresenceChanged, RoomEvent
 from app.rooms.service import RoomService
+from app.rooms.store import UnreadableGame
 from app.rooms.table import Table, ViewData
 
 log = logging.getLogger("canopy.realtime")
@@ -190,6 +191,9 @@ class GameSocket:
         conn = self.conn
         try:
             table = await self.rooms.table(self.room_id)
+        except UnreadableGame as exc:  # started, but this server cannot open its game
+            await conn.refuse(exc)
+            return
         except ApiError:  # not started: the lobby is all there is to see
             try:
                 room = await _room_json(self.ws, self.room_id, self.player_id)

@@ -1,8 +1,11 @@
 """Replays of finished games and the list of a player's finished games (issue 12, item 6).
 
 A replay is the game rebuilt from its move log, version by version: ``setup(players,
-options, seed)``, then every stored move applied in order — the same road
-:meth:`app.rooms.store.GameStore.load` takes with ``replay=True``. A finished game never
+options, seed)``, then every stored move applied in order (app/rooms/rebuild.py) — trusted
+only when it ends at the stored final state. A game played under rules changed since (or
+dealt from component data changed since) cannot be rebuilt so: its replay shows what was
+stored — the final boards, the result, the stored log lines — and says that its moves
+cannot be shown one by one (``first`` is then the last version). A finished game never
 changes, so a rebuilt replay is kept in a small LRU (:class:`Replays`) and served from there.
 
 What a reader sees at a version is what a spectator saw then (``view(state, None)`` and the
@@ -18,6 +21,7 @@ keeps the hands hidden (403), no such seat or version (404).
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -32,13 +36,20 @@ from sqlmodel import Session, col, select
 from app.errors import ApiError
 from app.games.base import GameSpec, Result, State
 from app.games.registry import get_game
-from app.games.words import Msg
+from app.games.words import N_, Msg
 from app.i18n import DEFAULT, fill_names, say, words
 from app.models import MAX_ID, Player, Room, Seat
 from app.models import Game as GameRow
 from app.models import Move as MoveRow
-from app.rooms.store import event_from, no_room, seat_names
+from app.rooms.rebuild import Diverged, Rebuilt, past_log, rebuild
+from app.rooms.store import no_room, same_outcome, seat_names, stored_lines, unreadable
 from app.rooms.table import LogLine
+
+log = logging.getLogger("canopy")
+
+#: What a replay says when its moves cannot be shown one by one.
+NOT_STEPWISE = N_("This game's moves cannot be shown one by one: it was played under rules "
+                  "this server has since changed. Its final boards, result and log are shown.")
 
 #: Replays kept rebuilt in memory (least recently used dropped first).
 REPLAYS_KEPT = 32
@@ -64,14 +75,17 @@ class Replay:
     bots: dict[int, str]
     #: The room chose public replays: every hand may be seen.
     public: bool
-    #: The state at each version (version ``v`` is ``states[v]``; 0 is the deal).
+    #: The state at each version from ``first`` (version ``v`` is ``states[v - first]``).
     states: list[State]
+    #: The first version that can be shown: 0 (the deal), or the last version when the moves
+    #: cannot be rebuilt under today's rules (only the stored end is known).
+    first: int
     #: Every log line of the game, in order: (version, seat that moved, event).
     lines: list[LogLine]
     #: The seat that made each move (``movers[v - 1]`` made version ``v``).
     movers: list[int]
-    #: Each seat's score at each version.
-    timeline: list[tuple[int, ...]]
+    #: Each seat's score at each version (None before ``first``).
+    timeline: list[tuple[int, ...] | None]
     #: The result stored when the game ended (a forfeit's too).
     stored_result: dict[str, Any] | None
     #: When the game ended (its last move), if it had any move.
@@ -80,24 +94,41 @@ class Replay:
     @property
     def last(self) -> int:
         """The last version (the number of moves)."""
-        return len(self.states) - 1
+        return self.first + len(self.states) - 1
 
     @property
     def players(self) -> int:
         return len(self.names)
 
+    @property
+    def stepwise(self) -> bool:
+        """Every version can be shown (the moves were rebuilt under today's rules)."""
+        return self.first == 0
+
+    def state(self, version: int) -> State:
+        return self.states[version - self.first]
+
     def rules_result(self) -> Result | None:
-        """The result the rules give at the end (None when the platform ended the game)."""
-        return self.game.result(self.states[-1])
+        """The result the rules give at the end, when it is the stored one (None when the
+        platform ended the game, or today's rules would count its end otherwise)."""
+        rules = self.game.result(self.states[-1])
+        if rules is None or (self.stored_result is not None
+                             and not same_outcome(rules.to_json(), self.stored_result)):
+            return None
+        return rules
 
     def check(self, version: int, seat: int | None) -> None:
-        """Refuse a version outside the game (404), a seat's view of a replay that keeps the
-        hands hidden (403), a seat the game does not have (404)."""
-        if not 0 <= version <= self.last:
+        """Refuse a version outside the game or before the first that can be shown (404), a
+        seat's view of a replay that keeps the hands hidden (403), a seat the game does not
+        have (404)."""
+        if not self.first <= version <= self.last:
+            if 0 <= version < self.first:
+                raise ApiError(404, Msg(NOT_STEPWISE), room=self.room_id,
+                               first_version=self.first)
             raise ApiError(404, Msg("the replay of room {room} has no version {version}: it "
-                                    "runs from 0 to {last}",
+                                    "runs from {first} to {last}",
                                     {"room": str(self.room_id), "version": str(version),
-                                     "last": str(self.last)}))
+                                     "first": str(self.first), "last": str(self.last)}))
         if seat is None:
             return
         if not self.public:
@@ -109,7 +140,7 @@ class Replay:
     def view_at(self, version: int, seat: int | None = None) -> dict[str, Any]:
         """What ``seat`` saw at ``version`` (``None``: a spectator); checked first."""
         self.check(version, seat)
-        view: dict[str, Any] = self.game.view(self.states[version], seat)
+        view: dict[str, Any] = self.game.view(self.state(version), seat)
         return view
 
     def mover(self, version: int) -> int | None:
@@ -120,11 +151,11 @@ class Replay:
         """The seats the game waited for at ``version`` (none once it was over)."""
         if version == self.last and self.stored_result is not None:
             return []
-        return sorted(self.game.active_seats(self.states[version]))
+        return sorted(self.game.active_seats(self.state(version)))
 
     def statuses_at(self, version: int) -> list[str]:
         """What each seat was doing at ``version`` (message ids, as the seat bar shows)."""
-        state = self.states[version]
+        state = self.state(version)
         return [self.game.seat_status(state, seat).doing for seat in range(self.players)]
 
     def log_at(self, version: int, seat: int | None = None,
@@ -153,11 +184,12 @@ class Replay:
         view = self.view_at(version, seat)
         return {
             "version": version,
+            "first_version": self.first,
             "last_version": self.last,
             "seat": seat,
             "active_seats": self.active_at(version),
             "statuses": self.statuses_at(version),
-            "scores": list(self.timeline[version]),
+            "scores": list(self.timeline[version] or ()),
             "view": view,
             "log": self.log_at(version, seat, locale),
             "result": self.result_json(locale) if version == self.last else None,
@@ -170,9 +202,12 @@ class Replay:
             "game": self.game.id,
             "title": self.game.title,
             "names": self.names,
-            "versions": len(self.states),
+            "versions": self.last + 1,
+            "first_version": self.first,
+            "notice": None if self.stepwise else say(Msg(NOT_STEPWISE), locale),
             "public": self.public,
-            "timeline": [list(scores) for scores in self.timeline],
+            "timeline": [list(scores) if scores is not None else None
+                         for scores in self.timeline],
             "result": self.result_json(locale),
             "finished": self.finished_at.isoformat() if self.finished_at else None,
         }
@@ -200,6 +235,8 @@ class Replays:
         self.kept = kept
         self._kept: OrderedDict[int, Replay] = OrderedDict()
         self._lock = threading.Lock()
+        #: Rooms whose stored game this process found unreadable (logged once each).
+        self._unreadable: set[int] = set()
 
     async def replay(self, room_id: int) -> Replay:
         """The room's finished game, rebuilt (off the event loop) or from memory."""
@@ -236,23 +273,29 @@ class Replays:
             moves = list(session.exec(select(MoveRow).where(MoveRow.game_id == row.id)
                                       .order_by(col(MoveRow.seq))))
             game = get_game(room.game_id)
-            options = game.Options.model_validate(room.options)
-            state = game.setup(room.players, options, int(row.seed))
-            states, lines = [state], []
-            for move in moves:
-                after = game.apply(state, move.seat, move.move)
-                events = ([event_from(e) for e in move.events] if move.events is not None
-                          else game.events(state, move.seat, move.move, after))
-                lines += [(len(states), move.seat, event) for event in events]
-                states.append(after)
-                state = after
+            try:
+                options = game.Options.model_validate(room.options)
+                final = game.load(row.state)
+            except Exception as exc:
+                raise unreadable(room_id, exc, self._unreadable) from None
+            try:
+                past: Rebuilt | None = rebuild(
+                    game, room.players, options, int(row.seed),
+                    [(move.seat, move.move) for move in moves], final, keep_states=True)
+            except Diverged as exc:
+                log.info("room %s: its replay shows only its end (%s)", room_id, exc)
+                past = None
+            states = past.states if past is not None else [final]
             return Replay(
                 room_id=room_id, game=game,
                 names=seat_names(seats, room.players, named),
                 bots={s.index: s.bot_level for s in seats if s.bot_level is not None},
-                public=room.public_replay, states=states, lines=lines,
+                public=room.public_replay, states=states,
+                first=0 if past is not None else len(moves),
+                lines=past_log([stored_lines(move) for move in moves], past),
                 movers=[move.seat for move in moves],
-                timeline=timeline(game, states, room.players, row.result), stored_result=row.result,
+                timeline=timeline(game, states, room.players, row.result, len(moves)),
+                stored_result=row.result,
                 finished_at=moves[-1].created if moves else None)
 
     # -- a player's finished games ---------------------------------------------------------
@@ -309,13 +352,17 @@ class Replays:
 
 
 def timeline(game: GameSpec, states: list[State], players: int,
-             stored: dict[str, Any] | None) -> list[tuple[int, ...]]:
-    """Each seat's score at each version: the game's own count as it stood (zeros for a game
-    that counts only at the end), the last one the result's scores (the stored result: a
-    forfeit's too)."""
+             stored: dict[str, Any] | None, last: int | None = None
+             ) -> list[tuple[int, ...] | None]:
+    """Each seat's score at each version up to ``last`` (``states`` are the last versions):
+    the game's own count as it stood (zeros for a game that counts only at the end; None
+    before the first of ``states``, the versions that cannot be shown), the last one the
+    result's scores (the stored result: a forfeit's too)."""
     score = game.score
-    scores = [tuple(int(s) for s in score(state)) if score is not None else (0,) * players
-              for state in states]
+    unknown = 0 if last is None else last + 1 - len(states)
+    scores: list[tuple[int, ...] | None] = [None] * unknown
+    scores += [tuple(int(s) for s in score(state)) if score is not None else (0,) * players
+               for state in states]
     rules = game.result(states[-1])
     if stored and "scores" in stored:
         scores[-1] = tuple(int(s) for s in stored["scores"])

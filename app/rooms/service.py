@@ -294,6 +294,7 @@ class RoomService:
             "deadline": table.deadline(),
             "clocks": table.clocks.shown(now) if table.clocks else None,
             "rematch_id": table.rematch_id,
+            "rules_version": table.rules_version,
         }
 
     async def moves_for(self, room_id: int, player_id: int | None) -> dict[str, Any]:

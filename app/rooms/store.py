@@ -18,6 +18,7 @@
 from __future__ import annotations
 
 import functools
+import logging
 import time
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
@@ -26,7 +27,8 @@ from typing import Any
 from sqlalchemy import Row, bindparam, insert, update
 from sqlalchemy import select as core_select
 from sqlalchemy.engine import Connection, Engine
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlmodel import Session, col, select
 
 from app import speedups
@@ -39,7 +41,10 @@ from app.models import MAX_ID, Player, Room, Seat
 from app.models import Game as GameRow
 from app.models import Move as MoveRow
 from app.rooms.clocks import Clocks
+from app.rooms.rebuild import Diverged, Rebuilt, StoredLines, past_log, rebuild
 from app.rooms.table import LOG_KEPT, Table
+
+log = logging.getLogger("canopy")
 
 # The statements of every move, built once (plain tables: no ORM plugin, one cached compile).
 _MOVES, _GAMES, _ROOMS = MoveRow.__table__, GameRow.__table__, Room.__table__  # type: ignore[attr-defined]
@@ -98,6 +103,12 @@ def event_from(data: dict[str, Any]) -> Event:
                  Msg.from_json(msg) if msg else None)
 
 
+def stored_lines(move: MoveRow) -> StoredLines:
+    """A stored move's log lines as the log needs them (None: stored before log lines)."""
+    events = [event_from(e) for e in move.events] if move.events is not None else None
+    return move.seq, move.seat, events, move.created
+
+
 def epoch(moment: datetime | None) -> float | None:
     """A stored moment as epoch seconds (SQLite hands back naive datetimes, written in UTC)."""
     if moment is None:
@@ -123,15 +134,47 @@ def forfeit_result(game: GameSpec, state: State, players: int, seat: int) -> Res
                   headline=Msg("{player} ran out of time", {"player": f"{{p{seat}}}"}))
 
 
-def _end_by_forfeit(table: Table, finished: bool, result: dict[str, Any] | None) -> bool:
-    """A stored game the platform ended (a seat out of time that loses) ends the table too,
-    whose rules alone do not see it; True if it did."""
-    forfeit = (result or {}).get("details", {}).get("forfeit") if finished else None
-    if table.finished or not isinstance(forfeit, int):
+def stored_end(table: Table, finished: bool, result: dict[str, Any] | None) -> bool:
+    """A stored game that ended holds its stored result over what today's rules make of its
+    final state — a result is a fact: the platform's end (a seat out of time that loses),
+    whose rules alone do not see it, and a result today's rules would count otherwise (a
+    scoring fix since) or not at all. True if the stored end was taken over the rules'."""
+    if not finished or not result or table.ended is not None:
         return False
-    table.forfeit = forfeit_result(table.game, table.state, table.players, forfeit)
+    forfeit = result.get("details", {}).get("forfeit")
+    today = (forfeit_result(table.game, table.state, table.players, forfeit)
+             if isinstance(forfeit, int) else table.game.result(table.state))
+    if today is not None and same_outcome(today.to_json(), result):
+        if not isinstance(forfeit, int):
+            return False  # the rules end it as stored
+        table.ended = today  # in the reader's words
+    else:
+        table.ended = Result.from_json(result)
     table.finished = True
     return True
+
+
+def same_outcome(one: dict[str, Any], other: dict[str, Any]) -> bool:
+    """Two results (as JSON) give the same scores, ranking and winners."""
+    return all(one.get(key) == other.get(key) for key in ("scores", "ranking", "winners"))
+
+
+class UnreadableGame(ApiError):
+    """A started game this server cannot read at all (409): not a lobby, never a 500."""
+
+
+def unreadable(room_id: int, exc: Exception, reported: set[int]) -> UnreadableGame:
+    """The refusal for a stored game this server cannot read at all (a state or options of a
+    shape no longer known): 409 naming the room and the reason. The cause goes to the log
+    once per room in ``reported``."""
+    if room_id not in reported:
+        reported.add(room_id)
+        log.error("the game in room %s cannot be read by this version of the server",
+                  room_id, exc_info=exc)
+    return UnreadableGame(409, Msg("the game in room {room} cannot be opened: it was stored "
+                                   "in a form this version of the server cannot read",
+                                   {"room": str(room_id)}),
+                          room=room_id, reason="unreadable stored game")
 
 
 def no_room(room_id: int) -> Msg:
@@ -166,13 +209,16 @@ class GameStore:
     def __init__(self, engine: Engine, writer: MoveWriter) -> None:
         self.engine = engine
         self.writer = writer
+        #: Rooms whose stored game this process found unreadable (logged once each).
+        self._unreadable: set[int] = set()
 
     # -- loading ---------------------------------------------------------------------------
 
-    def load(self, room_id: int, *, replay: bool = False) -> Table:
-        """The room's game from its snapshot and the moves after it (404 for no such room,
-        409 before the start); with ``replay``, rebuilt from the whole move log instead (as
-        every load did before migration 0003, and games stored before it still do)."""
+    def load(self, room_id: int) -> Table:
+        """The room's game from its stored snapshot, the moves stored after it (normally
+        none) and the stored log lines (404 for no such room, 409 before the start). Nothing
+        stored is judged again by today's rules; a game this server cannot read at all is a
+        409 naming the room, logged once (:meth:`unreadable`)."""
         if not 0 < room_id <= MAX_ID:  # larger ids overflow the INTEGER column
             raise ApiError(404, no_room(room_id))
         with Session(self.engine) as session:
@@ -183,58 +229,77 @@ class GameStore:
             if row is None or row.id is None:
                 raise ApiError(409, Msg("the game in room {room} has not started yet",
                                         {"room": str(room_id)}))
-            seats = list(session.exec(select(Seat).where(Seat.room_id == room_id)))
-            people = [s.player_id for s in seats if s.player_id is not None]
-            named = {p.id: p.name for p in session.exec(
-                select(Player).where(col(Player.id).in_(people))) if p.id is not None}
-            recent = list(session.exec(
-                select(MoveRow).where(MoveRow.game_id == row.id)
-                .order_by(col(MoveRow.seq).desc()).limit(LOG_KEPT)))[::-1]
-            game = get_game(room.game_id)
-            names = seat_names(seats, room.players, named)
-            table = Table(
-                room_id=room_id, game_row_id=row.id, game=game, seed=int(row.seed),
-                players=room.players, options=game.Options.model_validate(room.options),
-                state=game.load(row.state),
-                version=row.version,
-                seat_players={s.index: s.player_id for s in seats if s.player_id is not None},
-                seat_bots={s.index: s.bot_level for s in seats if s.bot_level is not None},
-                names=names,
-                rematch_id=room.rematch_id,
-                pace=room.pace, away_minutes=room.away_minutes, move_hours=room.move_hours,
-                clock_setting=room.clock,
-                clocks=Clocks.from_json(row.clocks) if row.clocks else None,
-                started_at=epoch(row.started) or 0.0,
-                moved_at=epoch(recent[-1].created if recent else row.started) or 0.0,
-                last_seen={s.index: seen for s in seats
-                           if s.player_id is not None and (seen := epoch(s.last_seen))},
-                votes={s.index: frozenset(s.votes) for s in seats if s.votes},
-            )
-            for move in recent:
-                table.moved(move.seat, epoch(move.created))
-            if replay or any(move.events is None for move in recent):
-                return self._replayed(session, table)
-            for move in recent:
-                if move.seq <= table.version:  # in the snapshot already: only its log lines
-                    for data in move.events or ():
-                        table.log.append((move.seq, move.seat, event_from(data)))
-            for move in self._moves(session, table, after=table.version):
-                after = game.apply(table.state, move.seat, move.move)
-                table.advance(move.seat, after, [event_from(e) for e in move.events or ()],
-                              game.result(after) is not None)
-            table.finished = game.result(table.state) is not None
-            _end_by_forfeit(table, row.finished, row.result)
-            return table
+            try:
+                return self._load(session, room, row)
+            except ApiError:
+                raise
+            except (OperationalError, PoolTimeout):
+                raise
+            except Exception as exc:
+                raise self.unreadable(room_id, exc) from None
 
-    def _replayed(self, session: Session, table: Table) -> Table:
-        """The table rebuilt by replaying the whole move log from the seed (its log too)."""
-        game = table.game
-        table.state, table.version = game.setup(table.players, table.options, table.seed), 0
-        for move in self._moves(session, table, after=0):
+    def unreadable(self, room_id: int, exc: Exception) -> UnreadableGame:
+        return unreadable(room_id, exc, self._unreadable)
+
+    def _load(self, session: Session, room: Room, row: GameRow) -> Table:
+        assert room.id is not None and row.id is not None
+        seats = list(session.exec(select(Seat).where(Seat.room_id == room.id)))
+        people = [s.player_id for s in seats if s.player_id is not None]
+        named = {p.id: p.name for p in session.exec(
+            select(Player).where(col(Player.id).in_(people))) if p.id is not None}
+        recent = list(session.exec(
+            select(MoveRow).where(MoveRow.game_id == row.id)
+            .order_by(col(MoveRow.seq).desc()).limit(LOG_KEPT)))[::-1]
+        game = get_game(room.game_id)
+        table = Table(
+            room_id=room.id, game_row_id=row.id, game=game, seed=int(row.seed),
+            players=room.players, options=game.Options.model_validate(room.options),
+            state=game.load(row.state),
+            version=row.version,
+            seat_players={s.index: s.player_id for s in seats if s.player_id is not None},
+            seat_bots={s.index: s.bot_level for s in seats if s.bot_level is not None},
+            names=seat_names(seats, room.players, named),
+            rematch_id=room.rematch_id,
+            pace=room.pace, away_minutes=room.away_minutes, move_hours=room.move_hours,
+            clock_setting=room.clock,
+            clocks=Clocks.from_json(row.clocks) if row.clocks else None,
+            started_at=epoch(row.started) or 0.0,
+            moved_at=epoch(recent[-1].created if recent else row.started) or 0.0,
+            last_seen={s.index: seen for s in seats
+                       if s.player_id is not None and (seen := epoch(s.last_seen))},
+            votes={s.index: frozenset(s.votes) for s in seats if s.votes},
+            rules_version=row.rules_version or 1,
+        )
+        for move in recent:
+            table.moved(move.seat, epoch(move.created))
+        logged = [move for move in recent if move.seq <= table.version]
+        if any(move.events is None for move in logged):
+            self._rebuilt_log(session, table)
+        else:
+            for move in logged:  # in the snapshot already: only its log lines
+                for data in move.events or ():
+                    table.log.append((move.seq, move.seat, event_from(data)))
+        for move in self._moves(session, table, after=table.version):
             after = game.apply(table.state, move.seat, move.move)
-            table.advance(move.seat, after, game.events(table.state, move.seat, move.move, after),
+            table.advance(move.seat, after, [event_from(e) for e in move.events or ()],
                           game.result(after) is not None)
+        table.finished = game.result(table.state) is not None
+        stored_end(table, row.finished, row.result)
         return table
+
+    def _rebuilt_log(self, session: Session, table: Table) -> None:
+        """The log of a game whose early moves were stored without their log lines (before
+        migration 0003): rebuilt where today's rules reproduce the stored snapshot
+        (app/rooms/rebuild.py), else one line saying that those lines are not available."""
+        moves = self._moves(session, table, after=0, upto=table.version)
+        try:
+            past: Rebuilt | None = rebuild(
+                table.game, table.players, table.options, table.seed,
+                [(move.seat, move.move) for move in moves], table.state)
+        except Diverged as exc:
+            log.info("room %s: its early log lines cannot be rebuilt (%s)", table.room_id, exc)
+            past = None
+        table.log.extend(past_log([stored_lines(move) for move in moves], past))
 
     async def progress(self, game_row_id: int, after: int) -> list[Row[Any]]:
         """The stored game's version, clocks and end, and its moves after version ``after``
@@ -272,14 +337,19 @@ class GameStore:
         except Exception:
             return False
         table.clocks = Clocks.from_json(stored.clocks) if stored.clocks else None
-        if _end_by_forfeit(table, stored.finished, stored.result):
+        if stored_end(table, stored.finished, stored.result):
             table.reseated()
         return True
 
     @staticmethod
-    def _moves(session: Session, table: Table, after: int) -> list[MoveRow]:
-        return list(session.exec(select(MoveRow).where(MoveRow.game_id == table.game_row_id)
-                                 .where(col(MoveRow.seq) > after).order_by(col(MoveRow.seq))))
+    def _moves(session: Session, table: Table, after: int,
+               upto: int | None = None) -> list[MoveRow]:
+        """The game's stored moves after version ``after`` (up to ``upto``), in order."""
+        query = (select(MoveRow).where(MoveRow.game_id == table.game_row_id)
+                 .where(col(MoveRow.seq) > after))
+        if upto is not None:
+            query = query.where(col(MoveRow.seq) <= upto)
+        return list(session.exec(query.order_by(col(MoveRow.seq))))
 
     def versions(self, room_ids: list[int]) -> dict[int, tuple[str, int | None]]:
         """Each room's status and game version (None before the start) as stored: one query

@@ -87,8 +87,13 @@ class Table:
     last_seen: dict[int, float] = field(default_factory=dict)
     #: The players who voted to hand each away seat to a bot.
     votes: dict[int, frozenset[int]] = field(default_factory=dict)
-    #: A game ended by the platform rather than by its rules (a seat out of time that loses).
-    forfeit: Result | None = None
+    #: The stored end, where it holds over the rules': a game the platform ended (a seat
+    #: out of time that loses), or a stored result that today's rules would count otherwise
+    #: (app/rooms/store.py ``stored_end``).
+    ended: Result | None = None
+    #: The version of the game's rules it began under (``GameSpec.rules_version``; 1 for
+    #: games stored before versions were).
+    rules_version: int = 1
     #: The newest version another process said it stored. Above ``version``, this copy is
     #: behind: the next use catches up with the stored moves (``RoomService.current``).
     heard: int = 0
@@ -125,10 +130,10 @@ class Table:
 
     def _public_now(self) -> tuple[list[int], list[str], Result | None]:
         if self._public is None:
-            self._public = (sorted(self.game.active_seats(self.state)) if not self.forfeit
-                            else [],
+            self._public = (sorted(self.game.active_seats(self.state))
+                            if not self.finished else [],
                             [self.status(seat).doing for seat in range(self.players)],
-                            self.game.result(self.state) or self.forfeit)
+                            self.ended or self.game.result(self.state))
             self._results = {}
         return self._public
 

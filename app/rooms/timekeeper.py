@@ -87,7 +87,7 @@ class Timekeeper:
                 table.clocks = table.clocks.at(self.rooms.clock(), frozenset())
                 result = forfeit_result(table.game, table.state, table.players, seat)
                 await self.rooms.store.save_forfeit(table, result)
-                table.forfeit, table.finished = result, True
+                table.ended, table.finished = result, True
                 table.reseated()
             await self.rooms.hub.publish(LobbyChanged(room_id))
             return [seat]

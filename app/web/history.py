@@ -27,7 +27,7 @@ from app.errors import ApiError
 from app.games.base import Region
 from app.games.words import Msg
 from app.i18n import say
-from app.rooms.replay import Replay, Replays
+from app.rooms.replay import NOT_STEPWISE, Replay, Replays
 from app.web.pages import _env, _locale, _page, _say, _viewer
 from app.web.render import PLATFORM_TEMPLATE, render_region
 
@@ -91,17 +91,20 @@ def score_chart(replay: Replay, version: int, title: str) -> Markup:
                      show_x_guides=False, margin=10, dots_size=6, stroke_style={"width": 3},
                      print_values=False, include_x_axis=True)
     chart.add_xml_filter(titled)
-    timeline = replay.timeline
-    low = min(min(scores, default=0) for scores in timeline)
-    high = max(max(scores, default=0) for scores in timeline)
+    known = [(v, scores) for v, scores in enumerate(replay.timeline) if scores is not None]
+    low = min(min(scores, default=0) for _, scores in known)
+    high = max(max(scores, default=0) for _, scores in known)
     if low == high:
         high = low + 1
     for seat, name in enumerate(replay.names):
-        chart.add(name, [(v, scores[seat]) for v, scores in enumerate(timeline)])
+        chart.add(name, [(v, scores[seat]) for v, scores in known],
+                  show_dots=len(known) == 1)
     chart.add("", [(version, low), (version, high)],
               stroke_style={"width": 2, "dasharray": "6,5"})
+    shown = replay.timeline[version]
     for seat in range(players):
-        chart.add("", [(version, timeline[version][seat])], stroke=False, show_dots=True)
+        if shown is not None:
+            chart.add("", [(version, shown[seat])], stroke=False, show_dots=True)
     chart.range = (low, high)
     chart.xrange = (0, max(replay.last, 1))
     chart.x_labels = ticks(0, max(replay.last, 1))
@@ -127,15 +130,16 @@ def _error(request: Request, exc: ApiError) -> HTMLResponse:
                  player=_viewer(request))
 
 
-def _steps(room_id: int, version: int, last: int, seat: int | None) -> dict[str, str | None]:
+def _steps(room_id: int, version: int, first: int, last: int,
+           seat: int | None) -> dict[str, str | None]:
     """The addresses of the first, previous, next and last versions (None: already there)."""
     extra = f"&seat={seat}" if seat is not None else ""
 
     def to(v: int) -> str:
         return f"/rooms/{room_id}/replay?v={v}{extra}"
 
-    return {"first": to(0) if version > 0 else None,
-            "prev": to(version - 1) if version > 0 else None,
+    return {"first": to(first) if version > first else None,
+            "prev": to(version - 1) if version > first else None,
             "next": to(version + 1) if version < last else None,
             "last": to(last) if version < last else None}
 
@@ -146,12 +150,13 @@ async def replay_page(request: Request, room_id: int) -> HTMLResponse:
     ``seat`` saw it when the room chose public replays; the score chart and the final
     ranking beside it."""
     try:
-        version = _number(request.query_params.get("v")) or 0
+        asked = _number(request.query_params.get("v"))
         seat = _number(request.query_params.get("seat"))
     except ValueError:
         return _error(request, ApiError(404, Msg("There is no such page here.")))
     try:
         replay = await _replays(request).replay(room_id)
+        version = replay.first if asked is None else asked
         replay.check(version, seat)
     except ApiError as exc:
         return _error(request, exc)
@@ -173,8 +178,9 @@ async def replay_page(request: Request, room_id: int) -> HTMLResponse:
     title = say(Msg("Each player's score over the game"), locale)
     return _page(
         request, "replay.html", **ctx, player=_viewer(request),
-        last=last, steps=_steps(room_id, version, last, seat), public=replay.public,
-        scores=replay.timeline[version], final=result,
+        last=last, first=replay.first, steps=_steps(room_id, version, replay.first, last, seat),
+        public=replay.public, scores=replay.timeline[version], final=result,
+        notice=None if replay.stepwise else Msg(NOT_STEPWISE),
         now=[line for line in log if line["version"] == version and version > 0],
         mover=replay.mover(version),
         chart=score_chart(replay, version, title), log_html=Markup(log_html),

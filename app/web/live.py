@@ -20,9 +20,17 @@ from app.i18n import COOKIE as LANGUAGE_COOKIE
 from app.i18n import DEFAULT, choose, say
 from app.lobby.service import Lobby
 from app.realtime.feed import Feeds, RoomFeed
-from app.realtime.sockets import Connection, RateLimit, admitted, frame_refusal, seen
+from app.realtime.sockets import (
+    Connection,
+    RateLimit,
+    admitted,
+    close_for,
+    frame_refusal,
+    seen,
+)
 from app.rooms.events import GameMoved, LobbyChanged, RoomEvent
 from app.rooms.service import RoomService
+from app.rooms.store import UnreadableGame
 from app.rooms.table import Table
 from app.web.render import oob, render_game_regions, render_seats
 
@@ -82,6 +90,9 @@ class HtmlSocket:
         """Bring every region this browser shows up to the present (False: no game yet)."""
         try:
             table = await self.rooms.table(self.room_id)
+        except UnreadableGame as exc:  # started, but this server cannot open its game: the
+            await close_for(self.ws, exc)  # close says why (htmx takes a frame for HTML)
+            return True
         except ApiError:  # not started yet
             return False
         regions = self._regions(table, table.seat_of(self.player_id))

@@ -137,6 +137,7 @@ def table_context(table: Table, seat: int | None, presence: Presence | None = No
         "log": table.log_for(seat, locale)[-60:],
         "finished": table.finished,
         "rematch_id": table.rematch_id,
+        "rules_version": table.rules_version,
         "online": {s for s, pid in table.seat_players.items() if pid in present.players},
         "seating": table.seats_json(frozenset(present.players), now),
         "clocks": table.clocks.shown(now) if table.clocks else None,

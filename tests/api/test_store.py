@@ -14,10 +14,14 @@ import pytest
 from alembic import command
 from alembic.config import Config
 from fastapi.testclient import TestClient
+from sqlmodel import Session, col, select
 
 from app.config import Settings
 from app.games.registry import get_game
 from app.main import ROOT, create_app
+from app.models import Game as GameRow
+from app.models import Move as MoveRow
+from app.rooms.rebuild import rebuild
 from tests.conftest import Player, started_room
 
 
@@ -45,7 +49,13 @@ def test_a_game_loads_from_its_snapshot_and_equals_the_replayed_log(app, client,
     log_before = ana.get(f"/api/rooms/{rid}/log").json()
     table = rooms.store.load(rid)  # what a reload finds: the snapshot, no replay
     game = table.game
-    assert game.dump(table.state) == game.dump(rooms.store.load(rid, replay=True).state)
+    with Session(app.state.engine) as session:  # the whole log replays to the snapshot
+        row = session.exec(select(GameRow).where(GameRow.room_id == rid)).one()
+        moves = session.exec(select(MoveRow).where(MoveRow.game_id == row.id)
+                             .order_by(col(MoveRow.seq))).all()
+    replayed = rebuild(game, 2, game.Options(), int(row.seed),
+                       [(m.seat, m.move) for m in moves], table.state, keep_states=True)
+    assert game.dump(replayed.states[-1]) == game.dump(table.state)
     assert table.version == before["version"]
     rooms.tables.forget(rid)
     assert ana.get(f"/api/rooms/{rid}/state").json() == before
@@ -130,3 +140,59 @@ def test_a_game_stored_before_wide_seeds_and_stored_log_lines_carries_forward(tm
         again = asyncio.run(app.state.rooms.table(1))
         assert again.version == 10 and game.dump(again.state) == game.dump(
             game.apply(state, seat, move))
+
+
+def test_a_stored_result_stands_where_todays_rules_count_it_otherwise(app, client, players):
+    """A result is a fact: a finished game whose stored result today's rules would count
+    otherwise (a scoring fix since) shows the stored scores, ranking and winners — on the
+    table, through the API and in its replay."""
+    from sqlalchemy import update
+
+    from tests.api.test_replay import finished_bot_room
+
+    rid = finished_bot_room(players[0], "arboretum")
+    today = players[0].get(f"/api/rooms/{rid}/state").json()["result"]
+    stored = {**today, "scores": [today["scores"][1] + 7, today["scores"][0]],
+              "ranking": [1, 0], "winners": [1], "headline": "Bot 2 won"}
+    with Session(app.state.engine) as session:
+        session.execute(update(GameRow).where(col(GameRow.room_id) == rid)
+                        .values(result=stored))
+        session.commit()
+    app.state.rooms.tables.forget(rid)
+    shown = players[0].get(f"/api/rooms/{rid}/state").json()["result"]
+    assert (shown["scores"], shown["ranking"], shown["winners"]) == (
+        stored["scores"], [1, 0], [1])
+    replay = players[0].get(f"/api/rooms/{rid}/replay").json()
+    assert replay["result"]["scores"] == stored["scores"] == replay["timeline"][-1]
+    assert replay["first_version"] == 0  # the moves themselves still replay
+    page = players[0].get(f"/rooms/{rid}")
+    assert page.status_code == 200 and "Bot 2 won" in page.text
+
+
+def test_a_rebuilt_past_counts_only_when_it_ends_at_the_stored_snapshot():
+    """rebuild(): Diverged at the first move today's rules refuse, or at the end when the
+    replay ends at another state than the one stored."""
+    from app.rooms.rebuild import Diverged, rebuild
+
+    game = get_game("arboretum")
+    state, moves, rng = game.setup(2, game.Options(), 99), [], random.Random(99)
+    states = [state]
+    for _ in range(12):
+        seat = min(game.active_seats(state))
+        move = rng.choice(game.legal_moves(state, seat))
+        state = game.apply(state, seat, move)
+        moves.append((seat, move))
+        states.append(state)
+    past = rebuild(game, 2, game.Options(), 99, moves, state, keep_states=True)
+    assert [game.dump(s) for s in past.states] == [game.dump(s) for s in states]
+    assert len(past.events) == 12 and all(past.events)
+    with pytest.raises(Diverged) as elsewhere:
+        rebuild(game, 2, game.Options(), 99, moves, states[5])
+    assert elsewhere.value.version == 12
+    refused = [*moves[:4], (moves[4][0], {"type": "discard", "card": ["oak", 99]}), *moves[5:]]
+    with pytest.raises(Diverged) as at:
+        rebuild(game, 2, game.Options(), 99, refused, state)
+    assert at.value.version == 5 and "refuse" in at.value.why
+    with pytest.raises(Diverged) as dealt:  # another seed deals another game
+        rebuild(game, 2, game.Options(), 100, moves, state)
+    assert dealt.value.version >= 1

@@ -282,7 +282,8 @@ def check_rest(world: World, seats: dict[int, list[Client]], spectator: Client) 
         for rid, clients in seats.items():
             for seat, who in [*enumerate(clients), (None, spectator)]:
                 body = who.get(f"/api/rooms/{rid}/state").json()
-                for seating in ("seats", "pace", "deadline", "clocks", "rematch_id"):  # the table
+                for seating in ("seats", "pace", "deadline", "clocks", "rematch_id",
+                                "rules_version"):  # the table, not the game
                     body.pop(seating, None)
                 if body != expected_state_body(stored[rid], states[rid], seat):
                     mismatches.append((rid, seat, body.get("version"), stored[rid].version))

@@ -655,8 +655,7 @@ def test_item6_resync_answers_the_present_view_as_one_root_replace(
             def replay(*_: Any, **__: Any) -> Any:
                 raise AssertionError("a resync must not replay the move log")
 
-            store = client.app.state.rooms.store  # type: ignore[attr-defined]
-            monkeypatch.setattr(store, "_replayed", replay)  # the store's one replay path
+            monkeypatch.setattr("app.rooms.store.rebuild", replay)  # the store's one replay
             for since in (0, 1, 2):
                 ws.send_json({"type": "resync", "since": since})
                 patch = ws.receive_json()

@@ -7,9 +7,18 @@ The pure modules do the work: ``rules`` (setup, moves, apply, result, dump/load 
 
 from __future__ import annotations
 
+from datetime import date
 from pathlib import Path
 
-from app.games.base import RANDOM_BOT, BotLevel, GameSpec, Region, RuleText, SeatStatus
+from app.games.base import (
+    RANDOM_BOT,
+    BotLevel,
+    GameSpec,
+    Region,
+    RuleChange,
+    RuleText,
+    SeatStatus,
+)
 from app.games.evergreen import bot, data, rules, views
 from app.games.evergreen.rules import State
 from app.games.words import N_
@@ -131,6 +140,14 @@ GAME = GameSpec(
     about_components=data.ABOUT_COMPONENTS,
     rules=RULES,
     score=rules.score_now,
+    rules_version=2,
+    rule_changes=(
+        RuleChange(2, date(2026, 11, 23), ("POW-3", "POW-6", "SEL-9"), N_(
+            "A power may be used only when it has something to work on and its track shows "
+            "at least 1, and it is then applied at least once (Bloom's use is its "
+            "application). When an aridity card arrives, the card last added to that pile "
+            "turns face down, whatever it is.")),
+    ),
 )
 
 __all__ = ["GAME"]
