@@ -63,6 +63,11 @@ class Settings(BaseSettings):
     rate_rooms: str = "20/minute"
     rate_joins: str = "60/minute"
     rate_wrong_codes: str = "10/minute"
+    #: Pages that must be rendered anew (not kept rendered: a table at a new version, a
+    #: replay step nobody asked for lately) per address (app/web/renders.py).
+    rate_renders: str = "120/minute"
+    #: Worker threads that render pages, at most (never the event loop).
+    render_threads: int = 2
     #: Rooms waiting for their start that one player may host at once.
     max_open_rooms: int = 3
     #: "json": one JSON object per log line (for log collectors); "text" otherwise.

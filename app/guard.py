@@ -288,7 +288,7 @@ class SocketGate:
 
 # -- rate limits ------------------------------------------------------------------------------
 
-RateKind = Literal["signups", "rooms", "joins", "wrong_codes"]
+RateKind = Literal["signups", "rooms", "joins", "wrong_codes", "renders"]
 
 
 def shared_storage(broadcast_url: str) -> Storage | None:
@@ -316,7 +316,7 @@ class RateLimits:
         self._fallback_until = 0.0
         self.items: dict[str, RateLimitItem] = {
             kind: parse(getattr(settings, f"rate_{kind}"))
-            for kind in ("signups", "rooms", "joins", "wrong_codes")}
+            for kind in ("signups", "rooms", "joins", "wrong_codes", "renders")}
 
     @property
     def limiter(self) -> MovingWindowRateLimiter:

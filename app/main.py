@@ -50,6 +50,7 @@ from app.rooms.service import RoomService
 from app.web import history, pages, seats
 from app.web.live import html_socket
 from app.web.render import APP_DIR, make_environments
+from app.web.renders import Renders
 
 ROOT = APP_DIR.parent
 log = logging.getLogger("canopy")
@@ -275,6 +276,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.feeds = Feeds(hub)
     app.state.envs = make_environments(settings)
     app.state.limits = RateLimits(settings)
+    app.state.renders = Renders(app.state.limits, settings.render_threads)
     app.add_middleware(Edge, settings=settings)
 
     async def refusal(request: Request, exc: Exception) -> JSONResponse:

@@ -246,16 +246,22 @@ class Table:
         for event in events:
             self.log.append((self.version, seat, event))
 
-    def log_for(self, seat: int | None, locale: str = DEFAULT) -> list[dict[str, Any]]:
+    def log_for(self, seat: int | None, locale: str = DEFAULT,
+                last: int | None = None) -> list[dict[str, Any]]:
         """The log lines that seat may read, oldest first, in ``locale`` with names filled in
-        (a line stored before the catalogues existed reads as it was written)."""
-        return [
-            {"version": version, "seat": actor, **event.to_json(),
-             "text": say(event.msg, locale, self.names, seat) if event.msg is not None
-             else fill_names(event.text, self.names, seat)}
-            for version, actor, event in self.log
-            if event.visible_to(seat)
-        ]
+        (a line stored before the catalogues existed reads as it was written); only the
+        ``last`` of them when given (the newest are worded, not the whole log)."""
+        lines: list[dict[str, Any]] = []
+        for version, actor, event in reversed(self.log):
+            if last is not None and len(lines) >= last:
+                break
+            if event.visible_to(seat):
+                lines.append({
+                    "version": version, "seat": actor, **event.to_json(),
+                    "text": say(event.msg, locale, self.names, seat) if event.msg is not None
+                    else fill_names(event.text, self.names, seat)})
+        lines.reverse()
+        return lines
 
     def waiting_for(self) -> list[Msg | str]:
         """Who the table waits for, each in words ("{p0} (drawing)", "{p1}"): a list that a

@@ -20,16 +20,18 @@ from xml.etree.ElementTree import Element
 import pygal
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
+from jinja2 import Environment
+from jinja2_fragments import render_block
 from markupsafe import Markup
 from pygal.style import Style
 
 from app.errors import ApiError
-from app.games.base import Region
 from app.games.words import Msg
 from app.i18n import say
 from app.rooms.replay import NOT_STEPWISE, Replay, Replays
 from app.web.pages import _env, _locale, _page, _say, _viewer
-from app.web.render import PLATFORM_TEMPLATE, render_region
+from app.web.render import LOG, LOG_SHOWN, PLATFORM_TEMPLATE, render_region
+from app.web.renders import Renders
 
 router = APIRouter(include_in_schema=False)
 
@@ -37,9 +39,6 @@ router = APIRouter(include_in_schema=False)
 SEAT_COLOURS = ("#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00")
 #: The marker of the version shown, and the chart's ink and guides (canopy.css's palette).
 MARKER, INK, GUIDE = "#566159", "#1f2a24", "#d9d4c5"
-#: Log lines shown below the board (as the table shows them).
-LOG_SHOWN = 60
-LOG = Region("log", "log")
 
 
 def _replays(request: Request) -> Replays:
@@ -160,7 +159,27 @@ async def replay_page(request: Request, room_id: int) -> HTMLResponse:
         replay.check(version, seat)
     except ApiError as exc:
         return _error(request, exc)
-    locale = _locale(request)
+    locale, env = _locale(request), _env(request)
+
+    def make() -> Markup:  # in a worker thread: the game's table, the chart, the log
+        return Markup(render_block(env, "replay.html", "main",
+                                   **_replay_context(replay, room_id, version, seat, locale,
+                                                     env)))
+
+    renders: Renders = request.app.state.renders
+    try:
+        main = await renders.get(("replay", room_id, version, seat, locale, replay.public), make,
+                                 request.scope)
+    except ApiError as exc:
+        return _page(request, "error.html", status=exc.status, message=_say(request, exc),
+                     player=_viewer(request), headers=exc.headers)
+    return _page(request, "replay.html", main_html=main, game=replay.game, room_id=room_id,
+                 player=_viewer(request))
+
+
+def _replay_context(replay: Replay, room_id: int, version: int, seat: int | None,
+                    locale: str, env: Environment) -> dict[str, Any]:
+    """What the replay page shows at ``version`` for ``seat`` in ``locale``."""
     game = replay.game
     last = replay.last
     log = replay.log_at(version, seat, locale)
@@ -174,17 +193,17 @@ async def replay_page(request: Request, room_id: int) -> HTMLResponse:
         "log": log[-LOG_SHOWN:], "finished": version == last, "rematch_id": None,
         "online": set(), "watching": 0, "replay": True,
     }
-    log_html = render_region(_env(request), PLATFORM_TEMPLATE, LOG, ctx)
+    log_html = render_region(env, PLATFORM_TEMPLATE, LOG, ctx)
     title = say(Msg("Each player's score over the game"), locale)
-    return _page(
-        request, "replay.html", **ctx, player=_viewer(request),
-        last=last, first=replay.first, steps=_steps(room_id, version, replay.first, last, seat),
-        public=replay.public, scores=replay.timeline[version], final=result,
-        notice=None if replay.stepwise else Msg(NOT_STEPWISE),
-        now=[line for line in log if line["version"] == version and version > 0],
-        mover=replay.mover(version),
-        chart=score_chart(replay, version, title), log_html=Markup(log_html),
-        finished_at=replay.finished_at)
+    return {
+        **ctx, "last": last, "first": replay.first,
+        "steps": _steps(room_id, version, replay.first, last, seat), "public": replay.public,
+        "scores": replay.timeline[version], "final": result,
+        "notice": None if replay.stepwise else Msg(NOT_STEPWISE),
+        "now": [line for line in log if line["version"] == version and version > 0],
+        "mover": replay.mover(version),
+        "chart": score_chart(replay, version, title), "log_html": Markup(log_html),
+        "finished_at": replay.finished_at}
 
 
 @router.get("/players/{player_id}", response_class=HTMLResponse)

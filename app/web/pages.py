@@ -20,7 +20,7 @@ from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from jinja2 import Environment
 from jinja2_fragments import render_block
-from markupsafe import escape
+from markupsafe import Markup, escape
 from starlette.datastructures import FormData
 
 from app.assets import SWAGGER
@@ -39,13 +39,15 @@ from app.observe import counted_error
 from app.realtime.feed import Feeds
 from app.rooms.service import RoomService, StaleVersion
 from app.web.render import (
-    PLATFORM_REGIONS,
+    LOG,
     PLATFORM_TEMPLATE,
+    SEATS,
     option_fields,
     options_chosen,
     options_from_form,
     table_context,
 )
+from app.web.renders import Renders
 from app.web.words import raw_fragment
 
 router = APIRouter(include_in_schema=False)
@@ -92,11 +94,12 @@ def _lobby(request: Request) -> Lobby:
     return lobby
 
 
-def _page(request: Request, template: str, status: int = 200, **ctx: Any) -> HTMLResponse:
+def _page(request: Request, template: str, status: int = 200,
+          headers: dict[str, str] | None = None, **ctx: Any) -> HTMLResponse:
     flash = request.cookies.get(FLASH)
     html = _env(request).get_template(template).render(
         request=request, error=unquote(flash)[:300] if flash else None, **ctx)
-    response = HTMLResponse(html, status_code=status, headers=NO_STORE)
+    response = HTMLResponse(html, status_code=status, headers={**NO_STORE, **(headers or {})})
     if flash:
         response.delete_cookie(FLASH, path="/")
     return response
@@ -348,7 +351,6 @@ async def room_page(request: Request, room_id: int) -> HTMLResponse:
     ctx: dict[str, Any] = {
         "room": room, "player": player, "spec": game,
         "options": options_chosen(game, room["options"]),
-        "option_fields": option_fields(game),
         "invite_code": request.query_params.get("invite", "")[:64],
         "invite_url": f"{origin}{room['invite']}" if room["invite"] else None,
         "invite_local": not request.app.state.settings.public_origin and is_loopback(origin),
@@ -356,13 +358,29 @@ async def room_page(request: Request, room_id: int) -> HTMLResponse:
     feeds: Feeds = request.app.state.feeds
     presence = feeds.presence(room_id)
     if room["status"] == "lobby":
-        return _page(request, "room_lobby.html", **ctx, online=presence.players)
+        return _page(request, "room_lobby.html", **ctx, online=presence.players,
+                     option_fields=option_fields(game))
     table = await rooms.table(room_id)
-    tctx = table_context(table, table.seat_of(player.id if player else None), presence,
-                         _locale(request))
-    platform = {region.id: render_block(_env(request), PLATFORM_TEMPLATE, region.block, **tctx)
-                for region in PLATFORM_REGIONS}
-    return _page(request, "room_table.html", **ctx, **tctx, platform=platform)
+    seat, locale, env = table.seat_of(player.id if player else None), _locale(request), _env(
+        request)
+    tctx = table_context(table, seat, presence, locale)
+
+    def make() -> tuple[Markup, Markup]:  # in a worker thread: the table's expensive part
+        return (Markup(env.get_template(game.template).render(**tctx)),
+                Markup(render_block(env, PLATFORM_TEMPLATE, LOG.block, **tctx)))
+
+    renders: Renders = request.app.state.renders
+    try:
+        game_html, log_html = await renders.get(
+            ("table", room_id, table.version, table.seating, seat, locale), make,
+            request.scope)
+    except ApiError as exc:
+        return _page(request, "error.html", status=exc.status, message=_say(request, exc),
+                     headers=exc.headers)
+    platform = {SEATS.id: render_block(env, PLATFORM_TEMPLATE, SEATS.block, **tctx),
+                LOG.id: log_html}
+    return _page(request, "room_table.html", **ctx, **tctx, platform=platform,
+                 game_html=game_html)
 
 
 # -- the lobby's forms: one lobby command each ------------------------------------------------

@@ -42,8 +42,11 @@ APP_DIR = Path(__file__).resolve().parent.parent
 
 #: Regions of the room page that every game shares: the seat bar (who plays, who is here,
 #: whose turn, the result) and the log.
+#: Log lines a table shows (the newest).
+LOG_SHOWN = 60
 SEATS = Region("seats", "seats")
-PLATFORM_REGIONS = (SEATS, Region("log", "log"))
+LOG = Region("log", "log")
+PLATFORM_REGIONS = (SEATS, LOG)
 PLATFORM_TEMPLATE = "table_regions.html"
 
 def make_environment(settings: Settings, locale: str = DEFAULT) -> Environment:
@@ -134,7 +137,7 @@ def table_context(table: Table, seat: int | None, presence: Presence | None = No
         "legal": legal,
         "version": table.version,
         "result": table.result_json(locale),
-        "log": table.log_for(seat, locale)[-60:],
+        "log": table.log_for(seat, locale, last=LOG_SHOWN),
         "finished": table.finished,
         "rematch_id": table.rematch_id,
         "rules_version": table.rules_version,
