@@ -39,7 +39,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from app.assets import HTMX_CDN, SWAGGER
 from app.config import Settings
 from app.errors import ApiError
-from app.games.words import Msg
+from app.games.words import N_, Msg
 from app.i18n import choose, say
 from app.identity import COOKIE
 
@@ -362,6 +362,17 @@ class RateLimits:
         address = client_address(self.settings, scope)
         if not self._count(kind, address, hit=False):
             raise self._refusal(kind, address, what)
+
+
+#: What ``RATE_RENDERS`` counts, in words.
+RENDERS = N_("pages to render")
+
+
+def render_charge(request: Request) -> Callable[[], None]:
+    """Counts one page made anew, or one replay rebuilt, against the address's
+    ``RATE_RENDERS`` (429 past it): a caller charges it only when nothing was kept."""
+    limits: RateLimits = request.app.state.limits
+    return lambda: limits.hit("renders", request.scope, RENDERS)
 
 
 def rate_limited(kind: RateKind, what: str) -> Callable[[Request], None]:

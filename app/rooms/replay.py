@@ -24,6 +24,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -238,13 +239,16 @@ class Replays:
         #: Rooms whose stored game this process found unreadable (logged once each).
         self._unreadable: set[int] = set()
 
-    async def replay(self, room_id: int) -> Replay:
-        """The room's finished game, rebuilt (off the event loop) or from memory."""
+    async def replay(self, room_id: int, charge: Callable[[], None] | None = None) -> Replay:
+        """The room's finished game from memory, or rebuilt off the event loop — after
+        ``charge()``, which may refuse it (a rebuild is charged to the reader's address)."""
         with self._lock:
             known = self._kept.get(room_id)
             if known is not None:
                 self._kept.move_to_end(room_id)
                 return known
+        if charge is not None:
+            charge()
         return await to_thread.run_sync(self.load, room_id)
 
     def load(self, room_id: int) -> Replay:

@@ -6,6 +6,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request
 
+from app.guard import render_charge
 from app.i18n import choose
 from app.rooms.api import Language
 from app.rooms.replay import Replays
@@ -22,20 +23,20 @@ ReplaysDep = Annotated[Replays, Depends(get_replays)]
 
 
 @router.get("/{room_id}/replay")
-async def replay(room_id: int, replays: ReplaysDep,
+async def replay(room_id: int, replays: ReplaysDep, request: Request,
                  accept_language: Language = None) -> dict[str, Any]:
     """A finished game at a glance: the players' ``names``, how many ``versions`` it has
     (0, the deal, to the last move), whether the room chose ``public`` replays (every hand
     open), the ``timeline`` (each seat's score at each version; the last is the result's) and
     the ``result`` (its words in the language of ``Accept-Language``). 409 while the game
     runs."""
-    found = await replays.replay(room_id)
+    found = await replays.replay(room_id, render_charge(request))
     return found.summary(choose([], accept_language))
 
 
 @router.get("/{room_id}/replay/{version}")
 async def replay_version(
-        room_id: int, version: int, replays: ReplaysDep,
+        room_id: int, version: int, replays: ReplaysDep, request: Request,
         seat: Annotated[int | None, Query(description="a seat's view (public replays only); "
                                                       "none: the spectator's")] = None,
         accept_language: Language = None) -> dict[str, Any]:
@@ -44,5 +45,5 @@ async def replay_version(
     what each was doing, the ``scores`` then, and the ``log`` lines that reader could read by
     then (in the language of ``Accept-Language``); the ``result`` at the last version. 404
     for a version outside the game."""
-    found = await replays.replay(room_id)
+    found = await replays.replay(room_id, render_charge(request))
     return found.at(version, seat, choose([], accept_language))

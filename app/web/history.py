@@ -27,6 +27,7 @@ from pygal.style import Style
 
 from app.errors import ApiError
 from app.games.words import Msg
+from app.guard import render_charge
 from app.i18n import say
 from app.rooms.replay import NOT_STEPWISE, Replay, Replays
 from app.web.pages import _env, _locale, _page, _say, _viewer
@@ -154,7 +155,7 @@ async def replay_page(request: Request, room_id: int) -> HTMLResponse:
     except ValueError:
         return _error(request, ApiError(404, Msg("There is no such page here.")))
     try:
-        replay = await _replays(request).replay(room_id)
+        replay = await _replays(request).replay(room_id, render_charge(request))
         version = replay.first if asked is None else asked
         replay.check(version, seat)
     except ApiError as exc:

@@ -363,13 +363,19 @@ async def room_page(request: Request, room_id: int) -> HTMLResponse:
     table = await rooms.table(room_id)
     seat, locale, env = table.seat_of(player.id if player else None), _locale(request), _env(
         request)
-    tctx = table_context(table, seat, presence, locale)
+    renders: Renders = request.app.state.renders
+    now = rooms.clock()
+    whole = ("page", room_id, table.version, table.seating, seat, locale,
+             player.id if player else None, presence, int(now), ctx["invite_code"])
+    flash = request.cookies.get(FLASH)
+    if not flash and (kept := renders.kept(whole)) is not None:
+        return HTMLResponse(kept, headers=NO_STORE)
+    tctx = table_context(table, seat, presence, locale, now)
 
     def make() -> tuple[Markup, Markup]:  # in a worker thread: the table's expensive part
         return (Markup(env.get_template(game.template).render(**tctx)),
                 Markup(render_block(env, PLATFORM_TEMPLATE, LOG.block, **tctx)))
 
-    renders: Renders = request.app.state.renders
     try:
         game_html, log_html = await renders.get(
             ("table", room_id, table.version, table.seating, seat, locale), make,
@@ -379,8 +385,11 @@ async def room_page(request: Request, room_id: int) -> HTMLResponse:
                      headers=exc.headers)
     platform = {SEATS.id: render_block(env, PLATFORM_TEMPLATE, SEATS.block, **tctx),
                 LOG.id: log_html}
-    return _page(request, "room_table.html", **ctx, **tctx, platform=platform,
+    page = _page(request, "room_table.html", **ctx, **tctx, platform=platform,
                  game_html=game_html)
+    if not flash:
+        renders.keep(whole, page.body)
+    return page
 
 
 # -- the lobby's forms: one lobby command each ------------------------------------------------

@@ -8,7 +8,9 @@ it in an LRU keyed by what it shows — (room, version, seating, seat, language)
 (room, version, seat, language) for a replay step: a finished game never changes, and a table
 changes only with its version or its seating. A hit costs nothing; a miss is charged to the
 reader's address (``RATE_RENDERS``: 429 past it), so one visitor cannot keep the workers busy
-for everyone. The same miss asked twice at once is made once.
+for everyone. The same miss asked twice at once is made once. A whole page made from kept
+parts is kept too (:meth:`keep`), for the same reader within the same second: a page
+reloaded in a loop costs one dictionary look-up.
 """
 
 from __future__ import annotations
@@ -21,8 +23,7 @@ from typing import Any, TypeVar
 from anyio import CapacityLimiter, to_thread
 from starlette.types import Scope
 
-from app.games.words import N_
-from app.guard import RateLimits
+from app.guard import RENDERS, RateLimits
 
 #: Rendered parts kept (a table's part is ~100 KB at most: a bounded few tens of MB).
 KEPT = 400
@@ -35,12 +36,25 @@ class Renders:
 
     def __init__(self, limits: RateLimits, threads: int = 2, kept: int = KEPT) -> None:
         self.limits = limits
-        self.kept = kept
+        self.size = kept
         self.limiter = CapacityLimiter(threads)
         self._kept: OrderedDict[Hashable, Any] = OrderedDict()
         self._making: dict[Hashable, asyncio.Future[Any]] = {}
         #: Misses made since the start (for tests and /metrics-style checks).
         self.made = 0
+
+    def kept(self, key: Hashable) -> Any:
+        """What is kept under ``key`` (None: nothing)."""
+        if key not in self._kept:
+            return None
+        self._kept.move_to_end(key)
+        return self._kept[key]
+
+    def keep(self, key: Hashable, value: Any) -> None:
+        """Keep ``value`` (made on the loop from kept parts: a whole page) under ``key``."""
+        self._kept[key] = value
+        while len(self._kept) > self.size:
+            self._kept.popitem(last=False)
 
     async def get(self, key: Hashable, make: Callable[[], T], scope: Scope) -> T:
         """What is kept under ``key``, else ``make()`` run in a worker thread (charged to the
@@ -53,7 +67,7 @@ class Renders:
         if pending is not None:  # the same part is being made for someone else
             shared: T = await asyncio.shield(pending)
             return shared
-        self.limits.hit("renders", scope, N_("pages to render"))
+        self.limits.hit("renders", scope, RENDERS)
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
         self._making[key] = future
         try:
@@ -69,7 +83,5 @@ class Renders:
             del self._making[key]
         future.set_result(html)
         self.made += 1
-        self._kept[key] = html
-        while len(self._kept) > self.kept:
-            self._kept.popitem(last=False)
+        self.keep(key, html)
         return html
