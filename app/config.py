@@ -75,6 +75,9 @@ class Settings(BaseSettings):
     #: of app/serving.py, i.e. when the server is started with ``python -m app.serving``.
     header_timeout: float = 10.0
     body_timeout: float = 30.0
+    #: The largest request line and headers, in bytes (431 and a close beyond; httptools,
+    #: uvicorn's parser, has no limit of its own). Enforced where the timeouts are.
+    max_header_bytes: int = 32_768
     #: Rooms waiting for their start that one player may host at once.
     max_open_rooms: int = 3
     #: "json": one JSON object per log line (for log collectors); "text" otherwise.

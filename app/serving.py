@@ -4,7 +4,7 @@ request's headers and body a deadline.
 ``python -m app.serving [uvicorn options]`` runs uvicorn's own command line with, first:
 
 - ``--http app.serving:TimedHttpProtocol``: uvicorn's httptools protocol, plus the deadlines
-  below;
+  and the header cap below;
 - ``--ws-max-size WS_MAX_MESSAGE``: the websocket library refuses a frame (or a fragmented
   message) over the app's limit when its header declares the size, closing with 1009, before
   it reads the payload (uvicorn's default is 16 MiB: eight sockets each holding an
@@ -30,6 +30,11 @@ caps the size of headers under h11, not their time), so the protocol here keeps 
   between reads: a body that trickles in a byte at a time ends all the same); past it the
   answer is a 408 (if the app has not started one) and the connection is closed; the app's
   ``receive()`` returns ``http.disconnect``.
+
+**Size.** httptools, the parser under uvicorn's default protocol, takes request headers of
+any size (a client sent a gigabyte of them in three seconds on loopback, every byte kept in
+the request's header list): past ``MAX_HEADER_BYTES`` of request line and headers the answer
+is a 431 and the connection is closed.
 
 A websocket handshake has no body: its timers stop when its headers are in. These are a last
 line: on the internet a reverse proxy in front (README, Hosting in public) buffers requests
@@ -77,8 +82,14 @@ class TimedHttpProtocol(HttpToolsProtocol):
         settings = get_settings()
         self.header_timeout = settings.header_timeout
         self.body_timeout = settings.body_timeout
+        self.max_header_bytes = settings.max_header_bytes
         self._headers_due: asyncio.TimerHandle | None = None
         self._body_due: asyncio.TimerHandle | None = None
+        #: Bytes received since the last request's headers were in, while no body is read:
+        #: the next request's line and headers (a chunk that also holds a body or a pipelined
+        #: request is counted whole: the count errs on the large side by one read at most).
+        self._header_bytes = 0
+        self._in_body = False
 
     # -- the timers --------------------------------------------------------------------------
 
@@ -123,18 +134,32 @@ class TimedHttpProtocol(HttpToolsProtocol):
             self.transport.write(self._request_timeout())
         self.transport.close()
 
+    def _language(self) -> str:
+        """The language of the request's ``Accept-Language`` (of the headers read so far)."""
+        return choose([], next((value.decode("latin-1") for name, value in self.headers or []
+                                if name == b"accept-language"), None))
+
     def _request_timeout(self) -> bytes:
-        """A 408 in the request's ``Accept-Language``."""
-        language = next((value.decode("latin-1") for name, value in self.headers or []
-                         if name == b"accept-language"), None)
-        detail = say(Msg("the request body did not arrive within {seconds} s",
-                         {"seconds": f"{self.body_timeout:g}"}), choose([], language))
-        body = json.dumps({"detail": detail}).encode()
-        return (b"HTTP/1.1 408 Request Timeout\r\ncontent-type: application/json\r\n"
-                b"x-content-type-options: nosniff\r\ncontent-length: %d\r\n"
-                b"connection: close\r\n\r\n" % len(body)) + body
+        """A 408 in the request's language."""
+        return _answer(b"408 Request Timeout", say(
+            Msg("the request body did not arrive within {seconds} s",
+                {"seconds": f"{self.body_timeout:g}"}), self._language()))
 
     # -- uvicorn's protocol, with the timers ---------------------------------------------------
+
+    def data_received(self, data: bytes) -> None:
+        if not self._in_body:
+            self._header_bytes += len(data)
+        super().data_received(data)
+        if self._header_bytes > self.max_header_bytes > 0 and not self._in_body \
+                and not self.transport.is_closing():
+            log.debug("closed a connection from %s: request headers over %d bytes",
+                      self.client, self.max_header_bytes)
+            self._headers_in()
+            self.transport.write(_answer(b"431 Request Header Fields Too Large", say(
+                Msg("the request's headers are over {cap} bytes",
+                    {"cap": str(self.max_header_bytes)}), self._language())))
+            self.transport.close()
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -151,11 +176,14 @@ class TimedHttpProtocol(HttpToolsProtocol):
 
     def on_headers_complete(self) -> None:
         self._headers_in()
+        self._header_bytes = 0
         super().on_headers_complete()
         if not (self.parser.should_upgrade() and self._should_upgrade()):
+            self._in_body = True
             self._await_body()
 
     def on_message_complete(self) -> None:
+        self._in_body = False
         self._body_in()
         super().on_message_complete()
 
@@ -163,6 +191,14 @@ class TimedHttpProtocol(HttpToolsProtocol):
         self._headers_in()
         self._body_in()
         super().handle_websocket_upgrade()
+
+
+def _answer(status: bytes, detail: str) -> bytes:
+    """A whole answer that closes the connection: ``status`` and ``{"detail"}``."""
+    body = json.dumps({"detail": detail}).encode()
+    return (b"HTTP/1.1 %s\r\ncontent-type: application/json\r\n"
+            b"x-content-type-options: nosniff\r\ncontent-length: %d\r\n"
+            b"connection: close\r\n\r\n" % (status, len(body))) + body
 
 
 if __name__ == "__main__":

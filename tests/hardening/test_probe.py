@@ -10,7 +10,8 @@ test named after its item:
 - **9** a 27-byte resync answered the whole view, as often as asked: one full resync per
   socket per ``WS_RESYNC_SECONDS``; a resync from the present is never refused.
 - **10** slow partial requests were held forever: a request's headers have
-  ``HEADER_TIMEOUT`` seconds, its body ``BODY_TIMEOUT`` (then a 408), on a real server.
+  ``HEADER_TIMEOUT`` seconds, its body ``BODY_TIMEOUT`` (then a 408), on a real server; and
+  its headers at most ``MAX_HEADER_BYTES`` (431: httptools has no limit).
 
 Real servers (tests/hardening/support.py) start as scripts/serve does, through
 ``python -m app.serving``; the in-process tests use the real defaults (tests/hardening/
@@ -418,6 +419,24 @@ def test_item10_a_stalled_body_gets_408_and_a_close(probe_server: Server) -> Non
         assert received.startswith(b"HTTP/1.1 408 "), received
         assert 0.8 <= time.monotonic() - started_at < 5
     assert "Traceback" not in probe_server.log_text()
+
+
+def test_item10_headers_over_max_header_bytes_get_431_and_a_close(
+        probe_server: Server) -> None:
+    """httptools keeps headers of any size; the server stops at MAX_HEADER_BYTES (32 KiB)."""
+    with raw(probe_server) as conn:
+        # Just past the cap, and no more (bytes the server never reads would reset the
+        # connection and lose its answer).
+        conn.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nAccept-Language: es\r\n"
+                     + b"".join(b"X-Big: " + b"a" * 8300 + b"\r\n" for _ in range(4)))
+        received, _ = read_until_closed(conn)
+        assert received.startswith(b"HTTP/1.1 431 "), received
+        assert json.loads(received.split(b"\r\n\r\n", 1)[1])["detail"] == \
+            "las cabeceras de la petición superan los 32768 bytes"
+    with raw(probe_server) as conn:  # 20 KB of headers are fine
+        conn.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: " + b"b" * 20_000
+                     + b"\r\n\r\n")
+        assert read_response(conn).startswith(b"HTTP/1.1 200 ")
 
 
 def test_item10_prompt_requests_keep_alive_and_sockets_outlive_the_deadlines(
