@@ -42,6 +42,9 @@ class Settings(BaseSettings):
     ws_max_message: int = 16_384
     #: Messages per second a websocket client may send (burst = twice that).
     ws_rate: float = 20.0
+    #: Seconds between two full resyncs of one JSON socket (a resync answers the whole view:
+    #: sooner is a 429 error frame with ``retry_after``; a resync from the present is free).
+    ws_resync_seconds: float = 1.0
     #: Where ``npm ci`` put htmx.org and htmx-ext-ws (served when HTMX_SOURCE=local).
     npm_dir: str = "node_modules"
     #: Set the cookie's Secure flag (behind HTTPS); also sends HSTS.
@@ -68,6 +71,18 @@ class Settings(BaseSettings):
     rate_renders: str = "120/minute"
     #: Worker threads that render pages, at most (never the event loop).
     render_threads: int = 2
+    #: Socket handshakes per address, both sockets together (refused with a 429 before the
+    #: socket is accepted).
+    rate_handshakes: str = "120/minute"
+    #: Seconds a connection may take to send a request's line and headers (from its first
+    #: byte, or from the connection's start), and then its body; past either it is closed
+    #: (the body's, with a 408 when nothing was answered yet). Enforced by the HTTP protocol
+    #: of app/serving.py, i.e. when the server is started with ``python -m app.serving``.
+    header_timeout: float = 10.0
+    body_timeout: float = 30.0
+    #: The largest request line and headers, in bytes (431 and a close beyond; httptools,
+    #: uvicorn's parser, has no limit of its own). Enforced where the timeouts are.
+    max_header_bytes: int = 32_768
     #: Rooms waiting for their start that one player may host at once.
     max_open_rooms: int = 3
     #: "json": one JSON object per log line (for log collectors); "text" otherwise.

@@ -9,8 +9,10 @@ before any service sees it. The HTTP middleware :class:`Edge` and both sockets
   be ``same-origin``. A request with neither header is a script's, and is refused only if it
   carries the cookie. Socket handshakes with a foreign ``Origin`` are refused (403).
 - **Sizes and rates.** Request bodies are capped (413 before they are read whole, declared or
-  chunked); sockets per player and per address are capped; sign-ups, new rooms, joins and wrong
-  invite codes are rate limited per address (429 with ``Retry-After``).
+  chunked); sockets per player and per address are capped; sign-ups, new rooms, joins, wrong
+  invite codes and socket handshakes are rate limited per address (429 with ``Retry-After``;
+  a handshake's before it is accepted). How long a request's headers and body may take is the
+  HTTP protocol's business (app/serving.py).
 - **Headers.** Every answer carries a Content-Security-Policy (scripts only from the app and
   the pinned CDN files, no framing), ``nosniff``, ``Referrer-Policy: same-origin``, and HSTS
   behind HTTPS.
@@ -27,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 from urllib.parse import urlsplit
 
+from anyio import to_thread
 from limits import RateLimitItem, parse
 from limits.errors import StorageError
 from limits.storage import MemoryStorage, RedisStorage, Storage
@@ -288,7 +291,7 @@ class SocketGate:
 
 # -- rate limits ------------------------------------------------------------------------------
 
-RateKind = Literal["signups", "rooms", "joins", "wrong_codes", "renders"]
+RateKind = Literal["signups", "rooms", "joins", "wrong_codes", "renders", "handshakes"]
 
 
 def shared_storage(broadcast_url: str) -> Storage | None:
@@ -316,7 +319,7 @@ class RateLimits:
         self._fallback_until = 0.0
         self.items: dict[str, RateLimitItem] = {
             kind: parse(getattr(settings, f"rate_{kind}"))
-            for kind in ("signups", "rooms", "joins", "wrong_codes", "renders")}
+            for kind in ("signups", "rooms", "joins", "wrong_codes", "renders", "handshakes")}
 
     @property
     def limiter(self) -> MovingWindowRateLimiter:
@@ -356,6 +359,15 @@ class RateLimits:
         address = client_address(self.settings, scope)
         if not self._count(kind, address, hit=True):
             raise self._refusal(kind, address, what)
+
+    async def hit_soon(self, kind: RateKind, scope: Scope, what: str) -> None:
+        """:meth:`hit` from the event loop: in place while the counters are this process's
+        (a dictionary: microseconds), in a worker thread while they are Redis's (its client
+        waits for the answer; the loop must not)."""
+        if self.limiter is self.local:
+            self.hit(kind, scope, what)
+        else:
+            await to_thread.run_sync(self.hit, kind, scope, what)
 
     def check(self, kind: RateKind, scope: Scope, what: str) -> None:
         """429 if the address is over its limit of ``kind`` (without counting)."""

@@ -5,13 +5,16 @@ others is the ``/state`` latency under it against the same server idle.
     .venv/bin/python bench/flood.py                         # 200 sockets x 20 resyncs/s
     .venv/bin/python bench/flood.py --server-dir /tmp/old   # the same against another checkout
 
-The server (``uvicorn --factory app.main:app_factory``, a fresh SQLite file) runs pinned to
+The server (``python -m app.serving --factory app.main:app_factory`` as scripts/serve starts
+it, or plain ``uvicorn`` for a checkout older than app/serving.py; a fresh SQLite file) runs
+pinned to
 CPU 0, and so does this process, which only times requests; the flood runs in a child process
 pinned to CPU 1 (a flood of this size keeps a Python client's core busy: timed from the same
 process, ``/state`` would measure the client's own queue). Evergreen games for 4 are played
 with random legal moves until one reaches ``--versions`` versions; then ``GET /state`` is timed
 ``--samples`` times idle, and again while ``--sockets`` websockets (one address, its socket cap
-raised for the benchmark) each send ``{"type": "resync", "since": 0}`` ``--rate`` times a
+raised for the benchmark, and its limit on full resyncs off unless ``--resync-seconds``) each
+send ``{"type": "resync", "since": 0}`` ``--rate`` times a
 second and read the answers. Prints the medians and p99s, their ratio, the resyncs answered
 per second and the server's CPU.
 """
@@ -41,6 +44,12 @@ from websockets.asyncio.client import connect
 
 ROOT = Path(__file__).resolve().parent.parent
 
+
+
+def serving_module(server_dir: Path) -> str:
+    """How the checkout in ``server_dir`` starts its server: ``app.serving`` (uvicorn with
+    its options, as scripts/serve) where it has one, else plain ``uvicorn``."""
+    return "app.serving" if (server_dir / "app" / "serving.py").exists() else "uvicorn"
 
 def free_port() -> int:
     with socket.socket() as s:
@@ -169,6 +178,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--samples", type=int, default=300)
     parser.add_argument("--server-dir", default=str(ROOT))
     parser.add_argument("--label", default="canopy")
+    parser.add_argument("--resync-seconds", default="0",
+                        help="the server's WS_RESYNC_SECONDS: 0 (default) answers every "
+                             "resync, as the figures in the README were measured; 1 is the "
+                             "public default, which answers one full resync per socket a "
+                             "second and refuses the rest (429)")
     args = parser.parse_args(argv)
     with contextlib.suppress(OSError):  # the timer beside the server; the flood on CPU 1
         os.sched_setaffinity(0, {0})
@@ -177,10 +191,11 @@ def main(argv: list[str] | None = None) -> int:
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{folder / 'canopy.db'}", "BOT_DELAY": "0",
            "WS_PER_ADDRESS": "100000", "WS_PER_PLAYER": "100000",
            "RATE_SIGNUPS": "100000/minute", "RATE_ROOMS": "100000/minute",
-           "RATE_JOINS": "100000/minute", "MAX_OPEN_ROOMS": "100000"}
-    command = [sys.executable, "-m", "uvicorn", "--factory", "app.main:app_factory",
-               "--port", str(port), "--ws-per-message-deflate", "false", "--log-level",
-               "warning"]
+           "RATE_JOINS": "100000/minute", "MAX_OPEN_ROOMS": "100000",
+           "RATE_HANDSHAKES": "100000/minute", "WS_RESYNC_SECONDS": args.resync_seconds}
+    command = [sys.executable, "-m", serving_module(Path(args.server_dir)), "--factory",
+               "app.main:app_factory", "--port", str(port), "--ws-per-message-deflate", "false",
+               "--log-level", "warning"]
     if shutil.which("taskset"):
         command = ["taskset", "-c", "0", *command]
     with open(folder / "server.log", "wb") as log:

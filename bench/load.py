@@ -785,7 +785,11 @@ class Server:
         self.log_path = workdir / f"server{index}.log"
         self.base = f"http://127.0.0.1:{opts.port + index}"
         app = "bench.baseline_app:app_factory" if opts.baseline else "app.main:app_factory"
-        command = [sys.executable, "-m", "uvicorn", "--factory", app, "--host", "127.0.0.1",
+        # As scripts/serve starts it (app.serving: uvicorn with Canopy's options), where the
+        # checkout has it; the options given here come after and win.
+        module = "app.serving" if (opts.server_dir / "app" / "serving.py").exists() \
+            else "uvicorn"
+        command = [sys.executable, "-m", module, "--factory", app, "--host", "127.0.0.1",
                    "--port", str(opts.port + index),
                    "--ws-per-message-deflate", str(opts.deflate)]
         if opts.ws_impl:
@@ -802,6 +806,7 @@ class Server:
             "RATE_SIGNUPS": "1000000/minute", "RATE_ROOMS": "1000000/minute",
             "RATE_JOINS": "1000000/minute", "MAX_OPEN_ROOMS": "1000000",
             "WS_PER_ADDRESS": "1000000", "WS_PER_PLAYER": "1000",
+            "RATE_HANDSHAKES": "1000000/minute",
             "HTMX_SOURCE": "local",
             "BASELINE_PATCH_BYTES": f"{opts.patch_bytes[0]},{opts.patch_bytes[1]}",
             "BASELINE_SNAPSHOT_BYTES": str(opts.snapshot_bytes),

@@ -22,11 +22,13 @@ import asyncio
 import json
 import logging
 import marshal
+import math
 import time
 from typing import Any
 
 from anyio import to_thread
 from fastapi import WebSocket, WebSocketDisconnect
+from starlette.responses import JSONResponse
 from starlette.types import Message
 from starlette.websockets import WebSocketState
 
@@ -34,8 +36,8 @@ from app import speedups
 from app.config import Settings
 from app.db import json_dumps
 from app.errors import ApiError
-from app.games.words import Msg
-from app.guard import SocketGate
+from app.games.words import N_, Msg
+from app.guard import RateLimits, SocketGate
 from app.i18n import choose
 from app.identity import player_for_token, token_from
 from app.lobby.service import Lobby
@@ -165,6 +167,16 @@ def _patch_message(feed: RoomFeed, table: Table, from_version: int, old: ViewDat
     return message
 
 
+def _view_json(feed: RoomFeed, table: Table, seat: int | None) -> str:
+    """The seat's view at the table's version as JSON text: encoded once per seat and version,
+    shared by the seat's snapshots and resyncs."""
+    shared = feed.shared((table.version, table.seating))
+    view_json: str | None = shared.get(("view", seat))
+    if view_json is None:
+        view_json = shared[("view", seat)] = json_dumps(table.view(seat))
+    return view_json
+
+
 class GameSocket:
     """One JSON socket of a room: identifies the caller, sends the snapshot, then a patch per
     change (from the room's feed), and handles the client's moves, resyncs and pings."""
@@ -177,6 +189,8 @@ class GameSocket:
         self.room_id = room_id
         self.player_id = player_id
         self.feed: RoomFeed | None = None
+        #: When this socket last answered a full resync (time.monotonic()).
+        self.full_resync_at = -math.inf
 
     async def on_event(self, event: RoomEvent) -> None:
         if not isinstance(event, PresenceChanged):  # the JSON view does not show who is here
@@ -206,12 +220,14 @@ class GameSocket:
             return
         seat = table.seat_of(self.player_id)
         if conn.view is None or conn.version is None:
-            view = table.view(seat)
+            assert self.feed is not None
+            view_json = _view_json(self.feed, table, seat)
             conn.view, conn.version = table.view_data(seat), table.version
-            await conn.send({"type": "snapshot", "version": table.version, "view": view,
-                             "active_seats": table.active(), "statuses": table.statuses(),
-                             "your_seat": seat, "result": table.result_json(conn.locale),
-                             **self._seating(table)})
+            rest = json_dumps({"active_seats": table.active(), "statuses": table.statuses(),
+                               "your_seat": seat, "result": table.result_json(conn.locale),
+                               **self._seating(table)})
+            await conn.send(f'{{"type":"snapshot","version":{table.version},'
+                            f'"view":{view_json},{rest[1:]}')
             conn.seating = table.seating
             return
         if table.version < conn.version:
@@ -240,25 +256,45 @@ class GameSocket:
         """A client that missed messages says which version it holds; it gets a patch from
         there to now that replaces its whole view (RFC 6902 ``replace`` at the root): the
         present view, never a replay of the log, so a resync costs no more than a snapshot
-        (the view's JSON is encoded once per seat and version and shared)."""
+        (the view's JSON is encoded once per seat and version and shared).
+
+        A full resync answers the whole view (tens of KB for a few bytes asked): one socket
+        gets one every ``WS_RESYNC_SECONDS`` at most; sooner is a 429 error frame with
+        ``retry_after`` (seconds) and nothing else. A resync from the present (``since`` the
+        current version) answers ``ops: []``, the same text for every socket of the room at
+        that version and language, and is never refused."""
         table = await self.rooms.table(self.room_id)
         if not is_int(since) or not 0 <= since <= table.version:
             raise ApiError(422, Msg("resync 'since' must be a version from 0 to {version}",
                                     {"version": str(table.version)}))
         seat = table.seat_of(self.player_id)
         assert self.feed is not None
+        locale = self.conn.locale
+        if since < table.version:
+            now, every = time.monotonic(), self.settings.ws_resync_seconds
+            wait = self.full_resync_at + every - now
+            if wait > 0:
+                wait = math.ceil(wait * 10) / 10
+                raise ApiError(429, Msg("a full resync at most every {every} s: try again in "
+                                        "{wait} s", {"every": f"{every:g}", "wait": f"{wait:g}"}),
+                               retry_after=wait)
+            self.full_resync_at = now
         async with self.conn.catch_up_lock:
             shared = self.feed.shared((table.version, table.seating))
-            view_json: str | None = shared.get(("view", seat))
-            if view_json is None:
-                view_json = shared[("view", seat)] = json_dumps(table.view(seat))
-            ops = "[]" if since == table.version else \
-                f'[{{"op":"replace","path":"","value":{view_json}}}]'
-            public = json_dumps({"active_seats": table.active(), "statuses": table.statuses(),
-                                 "result": table.result_json(self.conn.locale)})
+            message: str | None = shared.get(("present", locale)) \
+                if since == table.version else None
+            if message is None:
+                ops = "[]" if since == table.version else \
+                    f'[{{"op":"replace","path":"","value":{_view_json(self.feed, table, seat)}}}]'
+                public = json_dumps({"active_seats": table.active(),
+                                     "statuses": table.statuses(),
+                                     "result": table.result_json(locale)})
+                message = (f'{{"type":"patch","from":{since},"to":{table.version},'
+                           f'"ops":{ops},{public[1:]}')
+                if since == table.version:
+                    shared[("present", locale)] = message
             self.conn.view, self.conn.version = table.view_data(seat), table.version
-            await self.conn.send(f'{{"type":"patch","from":{since},"to":{table.version},'
-                                 f'"ops":{ops},{public[1:]}')
+            await self.conn.send(message)
 
     async def handle(self, raw: str) -> None:
         try:
@@ -340,11 +376,32 @@ def room_id_of(ws: WebSocket) -> int:
     return int(text)
 
 
+async def deny(ws: WebSocket, exc: ApiError) -> None:
+    """Refuse a handshake before accepting it: an HTTP answer with ``exc``'s status, headers
+    (``Retry-After``) and words as JSON, where the server supports the ASGI websocket denial
+    response (uvicorn does); else a close before the accept, which the server answers with a
+    403."""
+    if "websocket.http.response" in ws.scope.get("extensions", {}):
+        locale = choose([], ws.headers.get("accept-language"))
+        await ws.send_denial_response(JSONResponse(exc.body(locale), status_code=exc.status,
+                                                   headers=exc.headers))
+    else:
+        await ws.close(code=1008)
+
+
 async def admitted(ws: WebSocket) -> tuple[int, Player | None, tuple[str, int | None]] | None:
-    """The opening of both sockets: a handshake from another site is refused (403, before it
-    is accepted); then the room id, the player and the socket caps are checked — a refusal
-    there closes the accepted socket with 4000 + its status (after an error frame when
-    ``ws`` speaks JSON). Returns (room id, player, the gate's ticket) or ``None``."""
+    """The opening of both sockets, refusals first and cheapest first. Before the accept, with
+    no database work: an address past ``RATE_HANDSHAKES`` gets an HTTP 429 with
+    ``Retry-After`` (:func:`deny`), a handshake from another site a 403. Then the room id, the
+    player and the socket caps are checked — a refusal there closes the accepted socket with
+    4000 + its status (after an error frame when ``ws`` speaks JSON). Returns (room id, player,
+    the gate's ticket) or ``None``."""
+    limits: RateLimits = ws.app.state.limits
+    try:
+        await limits.hit_soon("handshakes", ws.scope, N_("socket connections"))
+    except ApiError as exc:
+        await deny(ws, exc)
+        return None
     gate: SocketGate = ws.app.state.sockets
     if gate.foreign_origin(ws.scope) is not None:
         await ws.close(code=1008)  # before accept: the handshake is answered 403
@@ -363,12 +420,14 @@ async def admitted(ws: WebSocket) -> tuple[int, Player | None, tuple[str, int | 
     return room_id, player, ticket
 
 
-async def seen(ws: WebSocket, room_id: int, player_id: int | None) -> None:
-    """A page or socket of the room opened or closed: its person was here (last seen)."""
+async def seen(ws: WebSocket, room_id: int, player_id: int | None, *,
+               opened: bool = False) -> None:
+    """A page or socket of the room opened or closed: its person was here (last seen; an
+    opening soon after the last sign of life stores nothing, :meth:`Seating.seen`)."""
     if player_id is None:
         return
     try:
-        await ws.app.state.rooms.seating.seen(room_id, player_id)
+        await ws.app.state.rooms.seating.seen(room_id, player_id, opened=opened)
     except Exception:  # a stopping server: last seen is a courtesy, never a failure
         log.debug("last seen of player %s in room %s not stored", player_id, room_id)
 
@@ -396,7 +455,7 @@ async def game_socket(ws: WebSocket) -> None:
         await asyncio.shield(socket.feed.ready)  # subscribed before the first catch-up
         await feeds.announce(room_id)
         await socket.catch_up()
-        await seen(ws, room_id, socket.player_id)
+        await seen(ws, room_id, socket.player_id, opened=True)
         await socket.read()
     except (WebSocketDisconnect, RuntimeError):
         pass

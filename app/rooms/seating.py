@@ -29,6 +29,10 @@ if TYPE_CHECKING:
     from app.rooms.service import RoomService
 
 
+#: A page opened this soon after its person was last seen stores nothing (:meth:`Seating.seen`).
+SEEN_AGAIN_SECONDS = 60.0
+
+
 class Seating:
     def __init__(self, rooms: RoomService) -> None:
         self.rooms = rooms
@@ -119,13 +123,23 @@ class Seating:
         await self.hand_over(table, seat, table.game.bots[0].id)
         return table
 
-    async def seen(self, room_id: int, player_id: int | None) -> None:
-        """The person opened or closed a page of the room (running games only)."""
+    async def seen(self, room_id: int, player_id: int | None, *, opened: bool = False) -> None:
+        """The person opened (``opened``) or closed a page of the room (running games only).
+
+        A page opened within :data:`SEEN_AGAIN_SECONDS` of the seat's last sign of life (a
+        reload, a socket that reconnects: the close just stored it) changes nothing and
+        writes nothing: while a page is open the seat shows "here", not when it was last seen,
+        and the close stores the time again. (Votes to hand the seat to a bot are cleared all
+        the same.) So the stored time may lag by that much while the page is open."""
         table = self.rooms.cached(room_id)
         seat = table.seat_of(player_id) if table is not None else None
         if table is None or seat is None or table.finished:
             return
         now = self.rooms.clock()
+        last = table.last_seen.get(seat)
+        if opened and seat not in table.votes and last is not None and \
+                0 <= now - last < SEEN_AGAIN_SECONDS:
+            return
         table.last_seen[seat] = now
         await self.rooms.store.save_seat(room_id, seat,
                                          last_seen=datetime.fromtimestamp(now, UTC))

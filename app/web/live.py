@@ -150,7 +150,7 @@ async def html_socket(ws: WebSocket) -> None:
         await asyncio.shield(socket.feed.ready)
         await feeds.announce(room_id)  # this page's own push follows from it
         await socket.on_event(LobbyChanged(room_id))  # the page may be older than the socket
-        await seen(ws, room_id, socket.player_id)
+        await seen(ws, room_id, socket.player_id, opened=True)
         await socket.read()
     except (WebSocketDisconnect, RuntimeError):
         pass

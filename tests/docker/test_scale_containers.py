@@ -60,7 +60,8 @@ def require_password(pg: Postgres) -> None:
 
 
 class Container:
-    """One replica: the image's uvicorn command on its own port of the host's network."""
+    """One replica: the image's command (uvicorn through app.serving) on its own port of the
+    host's network."""
 
     def __init__(self, name: str, database_url: str, broadcast_url: str) -> None:
         self.port = free_port()
@@ -72,8 +73,8 @@ class Container:
         self.command = [
             "docker", "run", "-d", "--name", self.name, "--network", "host", "--no-healthcheck",
             *(arg for key, value in env.items() for arg in ("-e", f"{key}={value}")),
-            IMAGE, "uvicorn", "--factory", "app.main:app_factory", "--host", "127.0.0.1",
-            "--port", str(self.port), "--proxy-headers", "--ws-per-message-deflate", "false"]
+            IMAGE, "python", "-m", "app.serving", "--factory", "app.main:app_factory",
+            "--host", "127.0.0.1", "--port", str(self.port), "--proxy-headers"]
 
     def start(self) -> None:
         subprocess.run(self.command, check=True, capture_output=True, timeout=60)

@@ -35,15 +35,16 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 def serve(tmp_path_factory: pytest.TempPathFactory, factory: str, port: int | None = None,
           **extra_env: str) -> Iterator[str]:
-    """Start ``factory`` under uvicorn on 127.0.0.1 (on ``port``, else a free one) with
-    ``extra_env``; yields its base URL and stops it afterwards."""
+    """Start ``factory`` under uvicorn (``python -m app.serving``, as scripts/serve) on
+    127.0.0.1 (on ``port``, else a free one) with ``extra_env``; yields its base URL and stops
+    it afterwards."""
     port = port or free_port()
     db = tmp_path_factory.mktemp("e2e") / "canopy.db"
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{db}", "HTMX_SOURCE": "local",
            "BOT_DELAY": "0.05", **GENEROUS_LIMITS, **extra_env}
     log = open(db.with_suffix(".log"), "w")  # noqa: SIM115
     proc = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "--factory", factory,
+        [sys.executable, "-m", "app.serving", "--factory", factory,
          "--host", "127.0.0.1", "--port", str(port)], cwd=ROOT, env=env, stdout=log, stderr=log)
     base = f"http://127.0.0.1:{port}"
     for _ in range(100):

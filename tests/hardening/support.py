@@ -42,19 +42,21 @@ def canonical(value: Any) -> Any:
     return json.loads(json.dumps(value))
 
 
-#: Runs uvicorn's command line (``uvicorn --factory app.main:app_factory …``) once a line
-#: arrives on stdin, the slow imports done before: a restart then costs a fresh process's
-#: start-up, not Python's import time (1.5–3 s on a busy machine), so many SIGKILL cycles fit.
+#: Runs the server's command line (``python -m app.serving --factory app.main:app_factory
+#: …``, as scripts/serve does) once a line arrives on stdin, the slow imports done before: a
+#: restart then costs a fresh process's start-up, not Python's import time (1.5–3 s on a busy
+#: machine), so many SIGKILL cycles fit.
 PREWARMED = """
 import sys
-import app.main, uvicorn.main  # the imports, done while the previous server still runs
+import app.main, app.serving  # the imports, done while the previous server still runs
 if sys.stdin.readline().strip() == "go":
-    uvicorn.main.main(sys.argv[1:])
+    app.serving.main(sys.argv[1:])
 """
 
 
 class Server:
-    """``uvicorn --factory app.main:app_factory`` on 127.0.0.1, its output in ``log``.
+    """``python -m app.serving --factory app.main:app_factory`` (uvicorn as scripts/serve
+    starts it) on 127.0.0.1, its output in ``log``.
 
     ``prewarm``: each start uses a process that was started (and did its imports) beforehand
     and waits for a word to run uvicorn; two wait in turn, so that the one used has had a
@@ -99,7 +101,7 @@ class Server:
         else:
             with open(self.log, "ab") as out:
                 self.proc = subprocess.Popen(
-                    [sys.executable, "-m", "uvicorn", *self._args()],
+                    [sys.executable, "-m", "app.serving", *self._args()],
                     cwd=ROOT, env=self.env, stdout=out, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -146,7 +148,7 @@ class Server:
 GENEROUS_LIMITS = {"RATE_SIGNUPS": "100000/minute", "RATE_ROOMS": "100000/minute",
                    "RATE_JOINS": "100000/minute", "MAX_OPEN_ROOMS": "100000",
                    "WS_PER_ADDRESS": "100000", "WS_PER_PLAYER": "1000",
-                   "RATE_RENDERS": "100000/minute"}
+                   "RATE_HANDSHAKES": "100000/minute", "RATE_RENDERS": "100000/minute"}
 
 
 @dataclass

@@ -636,7 +636,8 @@ def test_item6_htmx_socket_closes_when_flooded(edge_server: Server) -> None:
 
 def test_item6_resync_answers_the_present_view_as_one_root_replace(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    with serving(tmp_path) as client:
+    # Three full resyncs in a row: their limit per socket (tests/hardening/test_probe.py) off.
+    with serving(tmp_path, ws_resync_seconds=0) as client:
         ana, bo = person(client, "Ana"), person(client, "Bo")
         rid = started(ana, [bo])
         seats = {0: ana, 1: bo}

@@ -282,23 +282,24 @@ def assert_room_still_plays(server: Server, rid: int, ana: Client, bo: Client) -
 
 def test_oversized_frames_close_with_1009(
         server: Server, seeded: dict[str, Any], quiet: Quiet) -> None:
-    """Over WS_MAX_MESSAGE bytes: a 413 error frame, then a close 1009 with a reason. The
-    limit counts bytes: 6000 euro signs are 18 000 bytes (but only 6000 characters, which
-    passed before). Past uvicorn's own frame limit (16 MiB) uvicorn closes with 1009 itself."""
+    """Over WS_MAX_MESSAGE bytes: the server (started as scripts/serve starts it, with
+    ``--ws-max-size`` from the setting: app/serving.py) closes with 1009 and a reason from the
+    frame's header, before the app sees it (the app's own check, a 413 error frame and then
+    1009, stays for servers started otherwise: tests/realtime). The limit counts bytes: 6000
+    euro signs are 18 000 bytes (but only 6000 characters, which passed before)."""
     rid = seeded["playing"]
     token = seeded["cai"].token
     for frame in ('{"type": "ping", "pad": "' + "€" * 6000 + '"}', "x" * 16_385,
                   b"\x00" * 20_000, "y" * 1_000_000):
         with connect(ws_url(server, rid, token), max_size=None) as ws:
             ws.recv(timeout=10)
-            ws.send(frame)
-            error = json.loads(ws.recv(timeout=10))
-            assert (error["type"], error["status"]) == ("error", 413), error
+            with contextlib.suppress(ConnectionClosed):  # it may close while we still send
+                ws.send(frame)
             with pytest.raises(ConnectionClosed) as closed:
                 ws.recv(timeout=10)
             assert closed.value.rcvd is not None
-            assert (closed.value.rcvd.code, closed.value.rcvd.reason) == \
-                (1009, "message too large")
+            assert closed.value.rcvd.code == 1009
+            assert "16384" in closed.value.rcvd.reason, closed.value.rcvd.reason
     with connect(ws_url(server, rid, token), max_size=None) as ws:
         ws.recv(timeout=10)
         with contextlib.suppress(ConnectionClosed):  # it may close while we still send

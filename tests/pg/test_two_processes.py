@@ -43,7 +43,7 @@ def test_two_processes_starting_at_once_on_an_empty_database_both_come_up(empty_
         for port, log in zip(ports, logs, strict=True):
             with log.open("wb") as out:
                 processes.append(subprocess.Popen(
-                    [sys.executable, "-m", "uvicorn", "--factory", "app.main:app_factory",
+                    [sys.executable, "-m", "app.serving", "--factory", "app.main:app_factory",
                      "--host", "127.0.0.1", "--port", str(port)],
                     cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT))
         deadline = time.monotonic() + 90

@@ -38,3 +38,27 @@ def test_without_redis_each_process_still_counts_on_its_own() -> None:
         limits.hit("signups", scope, "new players")
     assert refused.value.status == 429
     assert limits.limiter is limits.local
+
+
+def test_socket_handshakes_are_counted_across_instances(shared_database: str,
+                                                        redis_url: str) -> None:
+    """Issue 28: the handshakes of both sockets are counted in Redis too (from a worker
+    thread: the Redis client waits, the event loop must not); the one over the limit is
+    refused before the accept (HTTP 429 with Retry-After), on either process."""
+    from starlette.testclient import WebSocketDenialResponse
+
+    limited = scale_settings(shared_database, redis_url, rate_handshakes="3/minute")
+    with instances(limited, limited) as (a, b):
+        token = a.client.post("/api/players", json={"name": "Ana"}).json()["token"]
+        a.client.cookies.clear()
+        room = a.client.post("/api/rooms", json={"game": "arboretum", "players": 2},
+                             headers={"Authorization": f"Bearer {token}"}).json()["id"]
+        for client, path in ((a.client, ""), (b.client, "/html"), (a.client, "")):
+            with client.websocket_connect(f"/ws/rooms/{room}{path}?token={token}") as ws:
+                ws.receive_text()
+        for client in (b.client, a.client):
+            with pytest.raises(WebSocketDenialResponse) as refused, \
+                    client.websocket_connect(f"/ws/rooms/{room}?token={token}"):
+                pass
+            assert refused.value.status_code == 429
+            assert int(refused.value.headers["Retry-After"]) >= 1
