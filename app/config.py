@@ -63,8 +63,17 @@ class Settings(BaseSettings):
     rate_rooms: str = "20/minute"
     rate_joins: str = "60/minute"
     rate_wrong_codes: str = "10/minute"
+    #: Games started per address (the host's start of a room).
+    rate_starts: str = "30/hour"
     #: Rooms waiting for their start that one player may host at once.
     max_open_rooms: int = 3
+    #: Games in progress (rooms playing) that one player may host at once.
+    max_running_rooms: int = 10
+    #: Minutes a table with no person seated (bots only) plays on while no page of it is
+    #: open and nobody reads its state; then its bots wait until someone looks (0: never).
+    bot_table_idle_minutes: float = 10.0
+    #: Seconds the public list of rooms is kept between changes (0: read every time).
+    rooms_list_seconds: float = 1.0
     #: "json": one JSON object per log line (for log collectors); "text" otherwise.
     log_format: Literal["text", "json"] = "text"
     #: Rooms never started are removed after this many hours without a change.
