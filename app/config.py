@@ -83,8 +83,17 @@ class Settings(BaseSettings):
     #: The largest request line and headers, in bytes (431 and a close beyond; httptools,
     #: uvicorn's parser, has no limit of its own). Enforced where the timeouts are.
     max_header_bytes: int = 32_768
+    #: Games started per address (the host's start of a room).
+    rate_starts: str = "30/hour"
     #: Rooms waiting for their start that one player may host at once.
     max_open_rooms: int = 3
+    #: Games in progress (rooms playing) that one player may host at once.
+    max_running_rooms: int = 10
+    #: Minutes a table with no person seated (bots only) plays on while no page of it is
+    #: open and nobody reads its state; then its bots wait until someone looks (0: never).
+    bot_table_idle_minutes: float = 10.0
+    #: Seconds the public list of rooms is kept between changes (0: read every time).
+    rooms_list_seconds: float = 1.0
     #: "json": one JSON object per log line (for log collectors); "text" otherwise.
     log_format: Literal["text", "json"] = "text"
     #: Rooms never started are removed after this many hours without a change.

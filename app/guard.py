@@ -9,10 +9,11 @@ before any service sees it. The HTTP middleware :class:`Edge` and both sockets
   be ``same-origin``. A request with neither header is a script's, and is refused only if it
   carries the cookie. Socket handshakes with a foreign ``Origin`` are refused (403).
 - **Sizes and rates.** Request bodies are capped (413 before they are read whole, declared or
-  chunked); sockets per player and per address are capped; sign-ups, new rooms, joins, wrong
-  invite codes and socket handshakes are rate limited per address (429 with ``Retry-After``;
-  a handshake's before it is accepted). How long a request's headers and body may take is the
-  HTTP protocol's business (app/serving.py).
+  chunked); sockets per player and per address are capped; sign-ups, new rooms, starts, joins,
+  wrong invite codes, pages rendered anew and socket handshakes are rate limited per address —
+  an IPv6 client per /64 (:func:`rate_key`) — (429 with ``Retry-After``; a handshake's before
+  it is accepted). How long a request's headers and body may take is the HTTP protocol's
+  business (app/serving.py).
 - **Headers.** Every answer carries a Content-Security-Policy (scripts only from the app and
   the pinned CDN files, no framing), ``nosniff``, ``Referrer-Policy: same-origin``, and HSTS
   behind HTTPS.
@@ -291,7 +292,27 @@ class SocketGate:
 
 # -- rate limits ------------------------------------------------------------------------------
 
-RateKind = Literal["signups", "rooms", "joins", "wrong_codes", "renders", "handshakes"]
+RateKind = Literal["signups", "rooms", "joins", "wrong_codes", "starts", "renders",
+                   "handshakes"]
+RATE_KINDS: tuple[RateKind, ...] = ("signups", "rooms", "joins", "wrong_codes", "starts",
+                                    "renders", "handshakes")
+
+
+def rate_key(address: str) -> str:
+    """Whom a rate limit counts: an IPv4 client by its address, an IPv6 client by its /64
+    (one host or one home network is given a whole /64 and may use any address in it, so
+    counting single addresses would let it pass every limit by changing address). An
+    IPv4-mapped IPv6 address counts as the IPv4 address; what is not an address (a test
+    client's name, "unknown") as itself."""
+    try:
+        ip = ipaddress.ip_address(address.strip().strip("[]").split("%")[0])
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
 
 
 def shared_storage(broadcast_url: str) -> Storage | None:
@@ -318,8 +339,7 @@ class RateLimits:
         self.shared = MovingWindowRateLimiter(shared) if shared is not None else None
         self._fallback_until = 0.0
         self.items: dict[str, RateLimitItem] = {
-            kind: parse(getattr(settings, f"rate_{kind}"))
-            for kind in ("signups", "rooms", "joins", "wrong_codes", "renders", "handshakes")}
+            kind: parse(getattr(settings, f"rate_{kind}")) for kind in RATE_KINDS}
 
     @property
     def limiter(self) -> MovingWindowRateLimiter:
@@ -356,7 +376,7 @@ class RateLimits:
     def hit(self, kind: RateKind, scope: Scope, what: str) -> None:
         """Count one request of ``kind``; 429 once the address is over its limit (``what``:
         the requests counted, a message id marked with ``N_``, "new rooms")."""
-        address = client_address(self.settings, scope)
+        address = rate_key(client_address(self.settings, scope))
         if not self._count(kind, address, hit=True):
             raise self._refusal(kind, address, what)
 
@@ -371,7 +391,7 @@ class RateLimits:
 
     def check(self, kind: RateKind, scope: Scope, what: str) -> None:
         """429 if the address is over its limit of ``kind`` (without counting)."""
-        address = client_address(self.settings, scope)
+        address = rate_key(client_address(self.settings, scope))
         if not self._count(kind, address, hit=False):
             raise self._refusal(kind, address, what)
 

@@ -23,29 +23,18 @@ from app import speedups
 from app.errors import ApiError
 from app.games.words import Msg
 from app.models import Player
+from app.names import clean_name
 
 COOKIE = "canopy_token"
-NAME_MAX = 40
 
 
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def clean_name(name: str) -> str:
-    """A display name: trimmed, inner white space folded, 1–40 printable characters."""
-    cleaned = " ".join(name.split())
-    if not cleaned:
-        raise ApiError(422, Msg("name must not be empty"))
-    if len(cleaned) > NAME_MAX:
-        raise ApiError(422, Msg("name must be at most {most} characters", {"most": NAME_MAX}))
-    if not cleaned.isprintable():
-        raise ApiError(422, Msg("name must contain only printable characters"))
-    return cleaned
-
-
 def create_player(engine: Engine, name: str) -> tuple[Player, str]:
-    """A new player and their token (returned once, never stored in clear)."""
+    """A new player and their token (returned once, never stored in clear); the name is
+    cleaned and checked first (:func:`app.names.clean_name`: 422, nothing stored)."""
     token = secrets.token_urlsafe(32)
     player = Player(name=clean_name(name), token_hash=hash_token(token))
     with Session(engine, expire_on_commit=False) as session:

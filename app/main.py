@@ -282,14 +282,23 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.lease = lease
     app.state.rooms = rooms = RoomService(engine, hub, bot_delay=settings.bot_delay,
                                           games_cached=settings.games_cached, metrics=metrics,
-                                          lease=lease)
+                                          lease=lease,
+                                          bot_table_idle=settings.bot_table_idle_minutes * 60)
     app.state.resync = None
     if isinstance(hub, RedisHub):  # the others' events: caches follow, the holder's timers
         hub.listeners.append(rooms.heard)
         app.state.resync = Resync(hub, rooms, settings.resync_seconds)
-    app.state.lobby = Lobby(engine, app.state.rooms, max_open_rooms=settings.max_open_rooms)
+    app.state.lobby = Lobby(engine, app.state.rooms, max_open_rooms=settings.max_open_rooms,
+                            max_running_rooms=settings.max_running_rooms,
+                            list_seconds=settings.rooms_list_seconds)
     app.state.replays = Replays(engine)  # finished games, rebuilt for their replays
-    app.state.feeds = Feeds(hub)
+    app.state.feeds = feeds = Feeds(hub)
+
+    def watching(room_id: int) -> bool:
+        here = feeds.presence(room_id)
+        return bool(here.players or here.anonymous)
+
+    rooms.watching = watching  # a table of bots alone plays while someone looks
     app.state.envs = make_environments(settings)
     app.state.limits = RateLimits(settings)
     app.state.renders = Renders(app.state.limits, settings.render_threads)

@@ -130,7 +130,8 @@ def settings(database_url: str) -> Settings:
 #: The public host's limits are for strangers; the tests play many games from one address.
 #: (tests/hardening/test_edge.py checks the real limits.)
 GENEROUS = {"rate_signups": "100000/minute", "rate_rooms": "100000/minute",
-            "rate_joins": "100000/minute", "max_open_rooms": 100000,
+            "rate_joins": "100000/minute", "rate_starts": "100000/minute",
+            "max_open_rooms": 100000, "max_running_rooms": 100000,
             "ws_per_address": 100000, "ws_per_player": 1000,
             "rate_handshakes": "100000/minute", "rate_renders": "100000/minute"}
 

@@ -169,7 +169,8 @@ async def set_table(room_id: int, body: TableSettings, player: Caller,
     return await lobby.set_table(player, room_id, body)
 
 
-@router.post("/rooms/{room_id}/start")
+@router.post("/rooms/{room_id}/start",
+             dependencies=[Depends(rate_limited("starts", N_("game starts")))])
 async def start(room_id: int, player: Caller, lobby: LobbyDep) -> dict[str, Any]:
     """Deal the game once every seat is taken and nobody's answer to a rematch is awaited;
     bots on active seats start moving."""

@@ -23,12 +23,13 @@ nobody's answer is awaited.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Sequence
 from typing import Any, Literal, TypeVar
 
 from anyio import to_thread
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
-from sqlalchemy import or_, update
+from sqlalchemy import func, or_, update
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
@@ -172,15 +173,35 @@ def _names(session: Session, ids: list[int]) -> dict[int, str]:
 
 
 def room_json(session: Session, room: Room, viewer: int | None = None) -> dict[str, Any]:
-    """A room as ``viewer`` (a player id) may see it: game, seats with their occupants (a seat
-    ``invited``: held for a rematch's invitee until they answer), host, status, table
+    """A room as ``viewer`` (a player id) may see it (:func:`rooms_json`)."""
+    return rooms_json(session, [room], viewer)[0]
+
+
+def rooms_json(session: Session, rooms: Sequence[Room],
+               viewer: int | None = None) -> list[dict[str, Any]]:
+    """Rooms as ``viewer`` (a player id) may see them: game, seats with their occupants (a
+    seat ``invited``: held for a rematch's invitee until they answer), host, status, table
     settings, the rematch it is of and the rematch offered at its end; its invite code only
-    for its host and the people seated in it."""
-    assert room.id is not None
-    seats = {seat.index: seat for seat in _seats(session, room.id)}
+    for its host and the people seated in it. Three queries whatever the number of rooms:
+    their seats, the names of their people and hosts, their games' versions."""
+    ids = [room.id for room in rooms if room.id is not None]
+    if not ids:
+        return []
+    seats_of: dict[int, dict[int, Seat]] = {room_id: {} for room_id in ids}
+    for seat in session.exec(select(Seat).where(col(Seat.room_id).in_(ids))):
+        seats_of[seat.room_id][seat.index] = seat
+    people = {s.player_id for seats in seats_of.values() for s in seats.values()
+              if s.player_id is not None}
+    names = _names(session, sorted(people | {r.host_id for r in rooms if r.host_id}))
+    versions = dict(session.exec(select(Game.room_id, Game.version)
+                                 .where(col(Game.room_id).in_(ids))).all())
+    return [_room_json(room, seats_of[room.id], names, versions.get(room.id), viewer)
+            for room in rooms if room.id is not None]
+
+
+def _room_json(room: Room, seats: dict[int, Seat], names: dict[int, str],
+               version: int | None, viewer: int | None) -> dict[str, Any]:
     people = [s.player_id for s in seats.values() if s.player_id is not None]
-    names = _names(session, [*people, *([room.host_id] if room.host_id else [])])
-    game_row = session.exec(select(Game).where(Game.room_id == room.id)).first()
     insider = viewer is not None and (viewer in people or viewer == room.host_id)
     return {
         "id": room.id,
@@ -195,7 +216,7 @@ def room_json(session: Session, room: Room, viewer: int | None = None) -> dict[s
         "host": ({"id": room.host_id, "name": names.get(room.host_id, "?")}
                  if room.host_id is not None else None),
         "invite": f"/r/{room.code}" if insider else None,
-        "version": game_row.version if game_row else None,
+        "version": version,
         "table": table_json(room),
         "rematch_of": room.rematch_of,
         "rematch_id": room.rematch_id,
@@ -277,10 +298,17 @@ class Lobby:
     """The lobby's commands on one database. Each public method is a coroutine: the
     transaction runs in a worker thread, then the room's sockets hear of the change."""
 
-    def __init__(self, engine: Engine, rooms: RoomService, max_open_rooms: int = 3) -> None:
+    def __init__(self, engine: Engine, rooms: RoomService, max_open_rooms: int = 3,
+                 max_running_rooms: int = 10, list_seconds: float = 1.0) -> None:
         self.engine = engine
         self.rooms = rooms
         self.max_open_rooms = max_open_rooms
+        self.max_running_rooms = max_running_rooms
+        #: How long the public list is kept (:meth:`list_rooms`); 0: never kept.
+        self.list_seconds = list_seconds
+        self._listed: tuple[float, list[dict[str, Any]]] | None = None
+        #: Changes made through this lobby: a list read before one is not kept after it.
+        self._changes = 0
 
     def session(self) -> Session:
         return Session(self.engine, expire_on_commit=False)
@@ -288,9 +316,15 @@ class Lobby:
     async def _run(self, command: Callable[..., T], *args: Any) -> T:
         return await to_thread.run_sync(command, *args)
 
+    def _list_changed(self) -> None:
+        """A room changed: the public list kept is stale."""
+        self._changes += 1
+        self._listed = None
+
     async def _changed(self, room_id: int, command: Callable[..., T], *args: Any) -> T:
         """Run a command that changes the room, then tell the room's sockets."""
         result = await self._run(command, *args)
+        self._list_changed()
         await self.rooms.hub.publish(LobbyChanged(room_id))
         return result
 
@@ -300,6 +334,7 @@ class Lobby:
         """Run a command that may deal the room's game (a start, or a rematch's last seat
         taken); a dealt game goes to the room service before the room's sockets hear of it."""
         room, dealt = await self._run(command, *args)
+        self._list_changed()
         if dealt:
             await self.rooms.started(room_id)
         await self.rooms.hub.publish(LobbyChanged(room_id))
@@ -326,15 +361,27 @@ class Lobby:
             return room.id
 
     async def list_rooms(self) -> list[dict[str, Any]]:
-        """The public rooms that wait for players or play, newest first."""
-        return await self._run(self._list_rooms)
+        """The public rooms that wait for players or play, newest first (at most 200; the
+        same list for everyone: no invite codes). Kept for ``list_seconds`` (the home page
+        and ``GET /api/rooms`` of a busy server read it far more often than it changes) and
+        dropped at once when a room changes through this lobby; a game's version or end may
+        show that much late. The list is shared: callers must not change it."""
+        kept = self._listed
+        now = time.monotonic()
+        if kept is not None and now - kept[0] < self.list_seconds:
+            return kept[1]
+        changes = self._changes
+        rooms = await self._run(self._list_rooms)
+        if self.list_seconds > 0 and changes == self._changes:
+            self._listed = (now, rooms)
+        return rooms
 
     def _list_rooms(self) -> list[dict[str, Any]]:
         with self.session() as session:
             rooms = session.exec(select(Room).where(col(Room.status).in_(("lobby", "playing")))
                                  .where(col(Room.private).is_(False))
                                  .order_by(col(Room.id).desc()).limit(200))
-            return [room_json(session, room) for room in rooms]
+            return rooms_json(session, list(rooms))
 
     async def rooms_of(self, player_id: int) -> list[dict[str, Any]]:
         """The rooms, private ones too, that the player sits in or hosts and that wait or
@@ -347,7 +394,7 @@ class Lobby:
             theirs = or_(col(Room.id).in_(seated), col(Room.host_id) == player_id)
             rooms = session.exec(select(Room).where(col(Room.status).in_(("lobby", "playing")))
                                  .where(theirs).order_by(col(Room.id).desc()).limit(50))
-            return [room_json(session, room, player_id) for room in rooms]
+            return rooms_json(session, list(rooms), player_id)
 
     # -- commands --------------------------------------------------------------------------
 
@@ -359,8 +406,10 @@ class Lobby:
         """A new room of ``game_id`` for ``players`` seats, hosted by its creator, who takes
         seat 0 unless they only watch (``seated=False``); ``table``: its
         :class:`TableSettings` (the defaults: live, no clock)."""
-        return await self._run(self._create_room, player, game_id, players, options, private,
+        room = await self._run(self._create_room, player, game_id, players, options, private,
                                seated, table)
+        self._list_changed()
+        return room
 
     def _create_room(self, player: Player, game_id: str, players: int,
                      options: dict[str, Any] | None, private: bool, seated: bool,
@@ -619,6 +668,9 @@ class Lobby:
             raise ApiError(409, plural("{n} seat is still free: invite friends or add bots",
                                        "{n} seats are still free: invite friends or add "
                                        "bots", "n", n=free))
+        refusal = self._running_refusal(session, room)
+        if refusal is not None:
+            raise refusal
         game = get_game(room.game_id)
         seed = secrets.randbits(SEED_BITS)
         state = game.setup(room.players, game.Options.model_validate(room.options), seed)
@@ -636,8 +688,30 @@ class Lobby:
         seats = _seats(session, room.id)
         if len(seats) < room.players or any(s.invited for s in seats):
             return False
+        if self._running_refusal(session, room) is not None:
+            return False  # the host has too many games running: it waits for their start
         self._deal(session, room)
         return True
+
+    def _running_refusal(self, session: Session, room: Room) -> ApiError | None:
+        """409 when the room's host already hosts ``max_running_rooms`` games in progress
+        (``None``: the room may start). Takes the write lock on the host's row first, so that
+        two starts at once cannot both count the games before either adds its own."""
+        if room.host_id is None:
+            return None
+        session.execute(update(Player).where(col(Player.id) == room.host_id)
+                        .values(name=Player.name)
+                        .execution_options(synchronize_session=False))
+        running = session.exec(select(func.count()).select_from(Room)
+                               .where(col(Room.host_id) == room.host_id)
+                               .where(col(Room.status) == "playing")).one()
+        if running < self.max_running_rooms:
+            return None
+        return ApiError(409, plural(
+            "you already host {n} game in progress, the most one player may host at once: "
+            "start this one when it ends",
+            "you already host {n} games in progress, the most one player may host at once: "
+            "start this one when one of them ends", "n", n=running))
 
     # -- rematches -------------------------------------------------------------------------
 
@@ -650,6 +724,7 @@ class Lobby:
         this call created it; the finished game's pages show the offer."""
         room, created, dealt = await self._run(self._offer_rematch, player, old_room_id)
         if created:
+            self._list_changed()
             if dealt:
                 await self.rooms.started(room["id"])
             await self.rooms.hub.publish(LobbyChanged(room["id"]))

@@ -423,7 +423,9 @@ async def admitted(ws: WebSocket) -> tuple[int, Player | None, tuple[str, int | 
 async def seen(ws: WebSocket, room_id: int, player_id: int | None, *,
                opened: bool = False) -> None:
     """A page or socket of the room opened or closed: its person was here (last seen; an
-    opening soon after the last sign of life stores nothing, :meth:`Seating.seen`)."""
+    opening soon after the last sign of life stores nothing, :meth:`Seating.seen`), and
+    someone looked at the table (a table of bots alone that waited for a watcher plays on)."""
+    ws.app.state.rooms.looked_at(room_id)
     if player_id is None:
         return
     try:

@@ -5,6 +5,11 @@ One task per room at most drives that room's bots, one move after another, each 
 ``delay`` seconds so that people can follow. A bot whose move is refused (a person moved first
 in a simultaneous phase, another process stored a move first) looks again.
 
+A table with no person seated (bots alone) is played only while someone looks at it: once
+nobody has had a page of it open or read its state for ``BOT_TABLE_IDLE_MINUTES``, its bots
+stop (``RoomService.unwatched``), and the next look sets them moving again
+(``RoomService.looked_at``). Such tables otherwise run unseen and unbounded.
+
 With several processes only the one holding the lease (:mod:`app.rooms.lease`) drives bots:
 elsewhere :meth:`Bots.schedule` does nothing, and the holder hears of the others' moves and sets
 their bots moving (``RoomService.heard``).
@@ -62,6 +67,10 @@ class Bots:
             except ApiError:
                 return
             if table.finished:
+                return
+            if self.rooms.unwatched(table):  # bots alone, nobody looking: wait for someone
+                log.info("room %s: its bots wait, nobody has looked at the table for %g s",
+                         room_id, self.rooms.bot_table_idle)
                 return
             bots = sorted(set(table.seat_bots) & table.game.active_seats(table.state))
             if not bots:

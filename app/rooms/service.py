@@ -33,7 +33,7 @@ from app.games.words import Msg
 from app.i18n import DEFAULT
 from app.rooms.bots import Bots
 from app.rooms.clocks import Clocks
-from app.rooms.events import GameMoved, Hub, LobbyChanged, RoomEvent
+from app.rooms.events import GameMoved, Hub, LobbyChanged, PresenceChanged, RoomEvent
 from app.rooms.lease import AlwaysHeld, Lease
 from app.rooms.seating import Seating
 from app.rooms.store import GameStore, StaleTable
@@ -94,8 +94,17 @@ class RoomService:
     def __init__(self, engine: Engine, hub: Hub, *, bot_delay: float = 0.6,
                  games_cached: int = 2000, writer: MoveWriter | None = None,
                  metrics: Metrics | None = None,
-                 clock: Callable[[], float] = time.time, lease: Lease | None = None) -> None:
+                 clock: Callable[[], float] = time.time, lease: Lease | None = None,
+                 bot_table_idle: float = 0.0) -> None:
         self.hub = hub
+        #: Seconds a table with no person seated plays on while nobody looks at it (0: for
+        #: ever); then its bots wait for someone to look (:meth:`unwatched`).
+        self.bot_table_idle = bot_table_idle
+        #: Whether anyone has a page of the room open now, in any process (the app sets it
+        #: from the realtime feeds, which sit above this service).
+        self.watching: Callable[[int], bool] = lambda room_id: False
+        #: The rooms whose bots wait for someone to look (bots alone, nobody looking).
+        self.waiting: set[int] = set()
         #: Whether this process runs the bots and clocks (one process: always).
         self.lease: Lease = lease or AlwaysHeld()
         self.metrics = metrics  # counts committed moves and their life (app.observe)
@@ -135,11 +144,13 @@ class RoomService:
             mark = self.tables.mark(room_id)
             loaded = await to_thread.run_sync(self.store.load, room_id)
             if self.tables.mark(room_id) == mark:
+                loaded.watched_at = self.clock()
                 self.tables.put(loaded, busy=self.bots.busy)
                 return loaded
         table = self.tables.get(room_id)  # still moving on: as it is now
         if table is None:
             table = await to_thread.run_sync(self.store.load, room_id)
+            table.watched_at = self.clock()
             self.tables.put(table, busy=self.bots.busy)
         return table
 
@@ -166,6 +177,38 @@ class RoomService:
             await self.store.save_start(table)
         self.timekeeper.schedule(room_id)
         self.bots.schedule(room_id)
+
+    def looked_at(self, room_id: int) -> None:
+        """Someone looks at the room now (a page of it opened or closed, its state read): a
+        table of bots alone that waited for a watcher plays on."""
+        table = self.tables.peek(room_id)
+        if table is not None:
+            table.watched_at = self.clock()
+        if room_id not in self.waiting:
+            return
+        self.waiting.discard(room_id)
+        if table is not None:
+            self.bots.schedule(room_id)
+        elif self.lease.held:  # left the memory while it waited: load it (a load is a look)
+            task = asyncio.get_running_loop().create_task(self._set_timers(room_id))
+            self._follow_ups.add(task)
+            task.add_done_callback(self._follow_ups.discard)
+
+    def unwatched(self, table: Table) -> bool:
+        """Whether the table's bots should wait: no person is seated (bots alone), and nobody
+        has had a page of it open or read its state for ``bot_table_idle`` seconds. A table
+        with a person seated plays on whoever watches (a seat handed to a bot is still a
+        person's, who may come back)."""
+        if self.bot_table_idle <= 0 or table.seat_players:
+            return False
+        now = self.clock()
+        if self.watching(table.room_id):
+            table.watched_at = now
+            return False
+        if now - table.watched_at < self.bot_table_idle:
+            return False
+        self.waiting.add(table.room_id)
+        return True
 
     async def rematch_offered(self, room_id: int, rematch_id: int) -> None:
         """A rematch of the finished game was offered: its pages show it."""
@@ -280,6 +323,7 @@ class RoomService:
         and view, the result (its words in ``locale``); who plays each seat (``present``: the
         players with a page open now), the clocks and the turn-based deadline."""
         table = await self.table(room_id)
+        self.looked_at(room_id)
         seat = table.seat_of(player_id)
         now = self.clock()
         return {
@@ -338,6 +382,10 @@ class RoomService:
         elif isinstance(event, LobbyChanged):
             self.tables.drop(room_id, reseated=True)
             timed = None  # a start, a seat handed to a bot: look
+        elif isinstance(event, PresenceChanged):
+            if event.players or event.anonymous:  # a page open in another process
+                self.looked_at(room_id)
+            return
         else:
             return
         if self.lease.held and timed is not False:
@@ -363,6 +411,7 @@ class RoomService:
         the last holder's work, so it is dropped; the bots and clocks of every running game
         resume from the database."""
         self.tables.drop_all()
+        self.waiting.clear()  # every table of bots plays again until nobody looks
         await self.bots.resume()
         await self.timekeeper.resume()
 

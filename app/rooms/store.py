@@ -40,6 +40,7 @@ from app.games.words import Msg
 from app.models import MAX_ID, Player, Room, Seat
 from app.models import Game as GameRow
 from app.models import Move as MoveRow
+from app.names import skeleton
 from app.rooms.clocks import Clocks
 from app.rooms.rebuild import Diverged, Rebuilt, StoredLines, past_log, rebuild
 from app.rooms.table import LOG_KEPT, Table
@@ -196,11 +197,29 @@ def seat_names(seats: list[Seat], players: int, named: Mapping[int, str]) -> lis
 
 
 def told_apart(names: list[str]) -> list[str]:
-    """Two people of the same name at one table are told apart by their seats' numbers:
-    "Ana (1)" and "Ana (3)". A table's names are shared by every reader, whatever their
-    language, so they hold no word of any language (a bot is "Bot 2" in all four)."""
-    return [f"{name} ({seat + 1})" if names.count(name) > 1 else name
-            for seat, name in enumerate(names)]
+    """Labels for a table's names that no reader can mistake for one another. People whose
+    names look alike (the same :func:`~app.names.skeleton`: "Ana" and "ana", Cyrillic "аlice"
+    and Latin "alice") are told apart by their seats' numbers: "Ana (1)" and "ana (3)". A
+    label so made may look like another seat's own name ("ana", "ana", "ana (1)"): that seat
+    is numbered too ("ana (1) (3)"), until every label looks unlike every other. A table's
+    names are shared by every reader, whatever their language, so they hold no word of any
+    language (a bot is "Bot 2" in all four)."""
+    labels = list(names)
+    numbered = [False] * len(names)
+    for _ in range(len(names) + 1):
+        seats: dict[str, list[int]] = {}
+        for seat, label in enumerate(labels):
+            seats.setdefault(skeleton(label), []).append(seat)
+        clashes = [group for group in seats.values() if len(group) > 1]
+        if not clashes:
+            return labels
+        for group in clashes:
+            plain = [seat for seat in group if not numbered[seat]]
+            for seat in plain or group:  # names as typed first; else every label again
+                labels[seat] = f"{labels[seat]} ({seat + 1})"
+                numbered[seat] = True
+    # Unreachable in practice; a label led by its seat's number is unique whatever the names.
+    return [f"{seat + 1}. {name}" for seat, name in enumerate(names)]
 
 
 class GameStore:

@@ -97,6 +97,10 @@ class Table:
     #: The newest version another process said it stored. Above ``version``, this copy is
     #: behind: the next use catches up with the stored moves (``RoomService.current``).
     heard: int = 0
+    #: When someone last looked at the table (a page of it open, its state read; epoch
+    #: seconds; its load counts): a table of bots alone waits once nobody has for a while
+    #: (``RoomService.unwatched``).
+    watched_at: float = 0.0
 
     def seat_of(self, player_id: int | None) -> int | None:
         for seat, pid in self.seat_players.items():

@@ -484,8 +484,11 @@ async def set_table(request: Request, room_id: int) -> Response:
 
 @router.post("/rooms/{room_id}/start")
 async def start(request: Request, room_id: int) -> Response:
-    return await _lobby_form(request, room_id, lambda lobby, player, form: lobby.start(
-        player, room_id))
+    async def command(lobby: Lobby, player: Player, form: FormData) -> dict[str, Any]:
+        _rate_check(request, "starts", N_("game starts"))  # refused: the page shows why
+        return await lobby.start(player, room_id)
+
+    return await _lobby_form(request, room_id, command)
 
 
 @router.post("/rooms/{room_id}/rematch")

@@ -146,7 +146,8 @@ class Server:
 
 #: The public host's limits are for strangers; these tests play many games from one address.
 GENEROUS_LIMITS = {"RATE_SIGNUPS": "100000/minute", "RATE_ROOMS": "100000/minute",
-                   "RATE_JOINS": "100000/minute", "MAX_OPEN_ROOMS": "100000",
+                   "RATE_JOINS": "100000/minute", "RATE_STARTS": "100000/minute",
+                   "MAX_OPEN_ROOMS": "100000", "MAX_RUNNING_ROOMS": "100000",
                    "WS_PER_ADDRESS": "100000", "WS_PER_PLAYER": "1000",
                    "RATE_HANDSHAKES": "100000/minute", "RATE_RENDERS": "100000/minute"}
 
