@@ -260,7 +260,9 @@ def main(argv: list[str] | None = None) -> int:
     port = free_port()
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{db}", "TRUST_FORWARDED": "true",
            "CLEANUP_EVERY_MINUTES": "0", "LOG_FORMAT": "text"}
-    command = [sys.executable, "-m", "uvicorn", "--factory", "app.main:app_factory",
+    served = "app.serving" if (Path(args.server_dir) / "app" / "serving.py").exists() \
+        else "uvicorn"  # an older checkout: plain uvicorn
+    command = [sys.executable, "-m", served, "--factory", "app.main:app_factory",
                "--port", str(port), "--ws-per-message-deflate", "false", "--log-level",
                "warning"]
     if shutil.which("taskset"):
