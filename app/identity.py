@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Annotated
 
-from fastapi import Depends, Request, Response
+from fastapi import Depends, Header, Query, Request, Response
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
@@ -211,8 +211,19 @@ def request_keys(request: Request) -> frozenset[str]:
     return watch_keys(request.headers, request.cookies, request.query_params)
 
 
+def declared_keys(
+        request: Request,
+        watch: Annotated[str | None, Query(
+            description="a private room's watch code (its invite code works too): read the "
+                        "room without a seat")] = None,
+        x_watch_code: Annotated[str | None, Header(
+            description="the same as ?watch=")] = None) -> frozenset[str]:
+    """:func:`request_keys`, with the query parameter and the header declared for /docs."""
+    return request_keys(request)
+
+
 #: A route's dependency: the codes the caller presents.
-WatchKeys = Annotated[frozenset[str], Depends(request_keys)]
+WatchKeys = Annotated[frozenset[str], Depends(declared_keys)]
 
 
 def remember_code(response: Response, cookies: Mapping[str, str], code: str, *,

@@ -341,6 +341,8 @@ class Lobby:
         return await self._run(self._room_id_for_code, code, kind)
 
     def _room_id_for_code(self, code: str, kind: Literal["invite", "watch"]) -> int:
+        if not (0 < len(code) <= 16 and code.isascii() and code.isalnum()):
+            raise WrongLink  # no code of ours (and nothing a database could choke on)
         column = Room.code if kind == "invite" else Room.watch
         with self.session() as session:
             room = session.exec(select(Room).where(column == code)).first()

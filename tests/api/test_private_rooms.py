@@ -271,7 +271,8 @@ def test_a_removed_player_cannot_come_back_with_the_old_code(client, players):
     assert bo.get(f"/api/rooms/{rid}").status_code == 404, "no longer seated: a stranger"
     page = anonymous(client, f"/r/{old}")
     assert page.status_code == 404
-    assert "This link is no longer valid" in page.text and "Ask the host for a new link" in page.text
+    assert "This link is no longer valid" in page.text
+    assert "Ask the host for a new link" in page.text
     assert bo.post(f"/api/rooms/{rid}/join", {"code": new}).status_code == 200
 
 
