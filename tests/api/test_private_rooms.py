@@ -263,8 +263,23 @@ def test_a_removed_player_cannot_come_back_with_the_old_code(client, players):
     rid = private_room(ana, status="lobby")
     old = ana.get(f"/api/rooms/{rid}").json()["code"]
     assert bo.post(f"/api/rooms/{rid}/join", {"code": old}).status_code == 200
-    freed = ana.delete(f"/api/rooms/{rid}/seats/1")
-    assert freed.status_code == 200
+    client.cookies.clear()
+    with client.websocket_connect(f"/ws/rooms/{rid}/html?page=lobby&token={bo.token}") as page, \
+            client.websocket_connect(f"/ws/rooms/{rid}?token={bo.token}") as api:
+        assert "Bo" in page.receive_text() and api.receive_json()["type"] == "lobby"
+        freed = ana.delete(f"/api/rooms/{rid}/seats/1")
+        assert freed.status_code == 200
+        # Bo's open pages hear that they are out, not that the room closed (the page may
+        # first get the panel pushed when the JSON socket opened)
+        pushed = [page.receive_text()]
+        while "<form" in pushed[-1] and len(pushed) < 4:
+            pushed.append(page.receive_text())
+        assert "Your seat at this private table was freed" in pushed[-1], pushed
+        assert "This room was closed" not in pushed[-1]
+        assert api.receive_json()["status"] == 404
+        with pytest.raises(WebSocketDisconnect) as closed:
+            api.receive_text()
+        assert closed.value.code == 4404
     new = freed.json()["code"]
     assert new != old and re.fullmatch(r"[a-z2-9]{14}", new)
     assert bo.post(f"/api/rooms/{rid}/join", {"code": old}).status_code == 404
