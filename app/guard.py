@@ -16,7 +16,8 @@ before any service sees it. The HTTP middleware :class:`Edge` and both sockets
   business (app/serving.py).
 - **Headers.** Every answer carries a Content-Security-Policy (scripts only from the app and
   the pinned CDN files, no framing), ``nosniff``, ``Referrer-Policy: same-origin``, and HSTS
-  behind HTTPS.
+  behind HTTPS; every ``/api/`` answer ``Cache-Control: no-store`` (the pages set it
+  themselves).
 """
 
 from __future__ import annotations
@@ -164,6 +165,10 @@ def security_headers(settings: Settings, path: str) -> list[tuple[bytes, bytes]]
     ]
     if settings.cookie_secure:
         headers.append((b"strict-transport-security", b"max-age=31536000; includeSubDomains"))
+    if path.startswith("/api/"):
+        # Every JSON answer is the present for one caller: a token, a hand, a room's codes;
+        # what the rest shows changes with every move. None may be kept by a browser or proxy.
+        headers.append((b"cache-control", b"no-store"))
     return headers
 
 

@@ -11,11 +11,11 @@ import secrets
 import threading
 import weakref
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Annotated
 
-from fastapi import Depends, Request, Response
+from fastapi import Depends, Header, Query, Request, Response
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
@@ -26,6 +26,19 @@ from app.models import Player
 from app.names import clean_name
 
 COOKIE = "canopy_token"
+#: The cookie that remembers the watch and invite links a browser opened (app/rooms/access.py):
+#: their codes, newest first, separated by dots.
+WATCH_COOKIE = "canopy_watch"
+#: The header and query parameter by which API clients present a room's watch (or invite)
+#: code.
+WATCH_HEADER = "x-watch-code"
+WATCH_PARAM = "watch"
+#: Codes a browser remembers (each 14 characters: the cookie stays small), and the longest
+#: text taken for a code (longer is no code of ours).
+WATCH_KEPT = 20
+CODE_MAX = 32
+#: How long a browser remembers a watch link (seconds): 90 days.
+WATCH_MAX_AGE = 90 * 24 * 3600
 
 
 def hash_token(token: str) -> str:
@@ -164,3 +177,49 @@ def set_cookie(response: Response, token: str, *, secure: bool) -> None:
     """Give the browser its player token: HttpOnly, SameSite=Lax, Secure behind HTTPS."""
     response.set_cookie(COOKIE, token, httponly=True, samesite="lax", max_age=COOKIE_MAX_AGE,
                         secure=secure)
+
+
+def _codes(text: str | None) -> list[str]:
+    """The plausible codes in ``text`` (dot-separated): short ASCII letters and digits."""
+    if not text:
+        return []
+    return [code for code in text[:WATCH_KEPT * (CODE_MAX + 1)].split(".")
+            if 0 < len(code) <= CODE_MAX and code.isascii() and code.isalnum()][:WATCH_KEPT]
+
+
+def watch_keys(headers: Mapping[str, str], cookies: Mapping[str, str],
+               query: Mapping[str, str]) -> frozenset[str]:
+    """The room codes a client presents (app/rooms/access.py): ``?watch=``, the
+    ``X-Watch-Code`` header, and the codes of the links its browser opened (the cookie)."""
+    return frozenset([*_codes(query.get(WATCH_PARAM)), *_codes(headers.get(WATCH_HEADER)),
+                      *_codes(cookies.get(WATCH_COOKIE))])
+
+
+def request_keys(request: Request) -> frozenset[str]:
+    """The codes a request presents (:func:`watch_keys`)."""
+    return watch_keys(request.headers, request.cookies, request.query_params)
+
+
+def declared_keys(
+        request: Request,
+        watch: Annotated[str | None, Query(
+            description="a private room's watch code (its invite code works too): read the "
+                        "room without a seat")] = None,
+        x_watch_code: Annotated[str | None, Header(
+            description="the same as ?watch=")] = None) -> frozenset[str]:
+    """:func:`request_keys`, with the query parameter and the header declared for /docs."""
+    return request_keys(request)
+
+
+#: A route's dependency: the codes the caller presents.
+WatchKeys = Annotated[frozenset[str], Depends(declared_keys)]
+
+
+def remember_code(response: Response, cookies: Mapping[str, str], code: str, *,
+                  secure: bool) -> None:
+    """Let the browser remember a room code it was given by a link (newest first, at most
+    :data:`WATCH_KEPT`): HttpOnly, SameSite=Lax, Secure behind HTTPS, like the player
+    cookie."""
+    kept = [code, *(c for c in _codes(cookies.get(WATCH_COOKIE)) if c != code)][:WATCH_KEPT]
+    response.set_cookie(WATCH_COOKIE, ".".join(kept), httponly=True, samesite="lax",
+                        max_age=WATCH_MAX_AGE, secure=secure, path="/")

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import secrets
 from datetime import UTC, datetime
 from typing import Any
 
@@ -22,6 +23,17 @@ ID = BigInteger().with_variant(Integer(), "sqlite")
 
 def now() -> datetime:
     return datetime.now(UTC)
+
+
+#: A room's codes (its invite code, its watch code): 14 characters of this alphabet (31
+#: letters and digits, no look-alikes) are 69 bits, drawn with ``secrets``.
+CODE_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
+CODE_LENGTH = 14
+
+
+def new_code() -> str:
+    """A fresh random room code (:data:`CODE_ALPHABET`, :data:`CODE_LENGTH`)."""
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
 
 
 class Player(SQLModel, table=True):
@@ -44,8 +56,13 @@ class Room(SQLModel, table=True):
     #: Who runs the room before the start (seats, bots, options, start); the creator at
     #: first, the next person seated when the host leaves.
     host_id: int | None = Field(default=None, foreign_key="player.id", sa_type=ID)
-    #: A private room is never listed and is joined only with its invite code.
+    #: A private room is never listed, is joined only with its invite code, and is read only
+    #: by its host, the people seated and holders of its invite or watch code
+    #: (app/rooms/access.py).
     private: bool = False
+    #: The watch code: its link (``/w/{watch}``) lets anyone read the room, never join it.
+    #: Drawn like ``code`` (69 bits; a collision would be refused by the unique index).
+    watch: str = Field(default_factory=new_code, index=True, unique=True, max_length=16)
     created: datetime = Field(default_factory=now)
     #: "live" (everyone at the table now) or "turn" (by correspondence: a move may take up to
     #: ``move_hours``). Past the room's limit (live: ``away_minutes`` without a page open;

@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from app.games.words import N_
 from app.guard import RateLimits, rate_limited
-from app.identity import Caller, MaybeCaller, create_player, set_cookie
+from app.identity import Caller, MaybeCaller, WatchKeys, create_player, set_cookie
 from app.lobby.service import Lobby, TableSettings, WrongInvite, games_json
 
 router = APIRouter(prefix="/api", tags=["lobby"])
@@ -104,9 +104,12 @@ async def list_rooms(lobby: LobbyDep) -> list[dict[str, Any]]:
 
 
 @router.get("/rooms/{room_id}")
-async def get_room(room_id: int, lobby: LobbyDep, player: MaybeCaller) -> dict[str, Any]:
-    """The room; its invite code only for the people seated in it."""
-    return await lobby.get_room(room_id, player.id if player else None)
+async def get_room(room_id: int, lobby: LobbyDep, player: MaybeCaller,
+                   keys: WatchKeys) -> dict[str, Any]:
+    """The room; its invite and watch codes only for its host and the people seated in it. A
+    private room is 404 to anyone else, as an unknown room is, unless they present its watch
+    or invite code (``?watch=`` or the ``X-Watch-Code`` header)."""
+    return await lobby.get_room(room_id, player.id if player else None, keys)
 
 
 async def join_with_code(lobby: Lobby, request: Request, player: Any, room_id: int,
@@ -125,7 +128,8 @@ async def join_with_code(lobby: Lobby, request: Request, player: Any, room_id: i
 @router.post("/rooms/{room_id}/join", dependencies=[Depends(rate_limited("joins", N_("joins")))])
 async def join(room_id: int, request: Request, player: Caller, lobby: LobbyDep,
                body: SeatChoice | None = None) -> dict[str, Any]:
-    """Take a seat (the first free one by default); a private room needs ``code``."""
+    """Take a seat (the first free one by default); a private room needs its invite ``code``
+    (404 otherwise, as for an unknown room; wrong codes are counted per address)."""
     return await join_with_code(lobby, request, player, room_id, body.seat if body else None,
                                 body.code if body else None)
 

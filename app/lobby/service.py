@@ -5,7 +5,10 @@ The creator of a room is its host: only the host starts it, adds or removes bots
 options and table settings (pace, clock, replays) and removes a seated player before the
 start; when the host leaves, the next person seated becomes host. A private room is never
 listed and is joined only with its invite code (at least 64 bits), which only the people
-seated in it are shown.
+seated in it are shown; anyone else who is not its host gets 404 for it, as for a room that
+does not exist, unless they hold its invite code or its watch code (app/rooms/access.py, the
+one rule). When the host frees a person's seat the room gets a new invite code: the old link
+no longer lets anyone in.
 
 Every command runs one short transaction off the event loop and raises :class:`ApiError` with
 the status of DESIGN.md §3.4 when the request cannot be honoured; nothing changes in that
@@ -36,24 +39,32 @@ from sqlmodel import Session, col, select
 from app.errors import ApiError
 from app.games.registry import GAMES, UnknownGame, get_game
 from app.games.words import N_, Msg, plural
-from app.models import MAX_ID, Game, Player, Room, Seat
+from app.models import MAX_ID, Game, Player, Room, Seat, new_code
+from app.rooms.access import Keys, hidden, no_room, readers_of, same_code
 from app.rooms.events import LobbyChanged
 from app.rooms.service import RoomService
 
 T = TypeVar("T")
 #: Bits of a game's seed: enough that no seat can find the seed behind its own cards by search.
 SEED_BITS = 128
-#: Invite codes: 14 characters of this alphabet (31 letters and digits) are 69 bits.
-CODE_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
-CODE_LENGTH = 14
 
 
 class WrongInvite(ApiError):
     """A private room joined without its invite code, or with a wrong one (the edge counts
-    these per address)."""
+    these per address): 404, what a room that does not exist gets, so that trying room ids
+    tells nothing about private rooms."""
+
+    def __init__(self, room_id: int) -> None:
+        super().__init__(404, no_room(room_id))
+
+
+class WrongLink(ApiError):
+    """An invite or watch link whose code names no room: a code the host replaced, a room
+    closed, or a typo (the edge counts these per address like wrong invite codes)."""
 
     def __init__(self) -> None:
-        super().__init__(403, Msg("this table is private: you need its invite link to join"))
+        super().__init__(404, Msg("This link is no longer valid: the table was closed or "
+                                  "its host made a new one. Ask the host for a new link."))
 
 
 class ClockSetting(BaseModel):
@@ -150,14 +161,23 @@ def _room(session: Session, room_id: int, *, lock: bool = False) -> Room:
     without it two requests could both pass their checks (a player seated twice, a game
     started while a player leaves). SQLite has one writer; PostgreSQL locks the row."""
     if not 0 < room_id <= MAX_ID:  # larger ids overflow the INTEGER column (a 500 otherwise)
-        raise ApiError(404, no_room(room_id))
+        raise hidden(room_id)
     if lock:
         session.execute(update(Room).where(col(Room.id) == room_id)
                         .values(status=Room.status)
                         .execution_options(synchronize_session=False))
     room = session.get(Room, room_id)
     if room is None:
-        raise ApiError(404, no_room(room_id))
+        raise hidden(room_id)
+    return room
+
+
+def _their_room(session: Session, room_id: int, player: Player) -> Room:
+    """The room a command changes, locked (:func:`_room`). A private room is changed only by
+    its host and the people seated: to anyone else it is 404, as an unknown room is (a watch
+    link reads, it never changes anything)."""
+    room = _room(session, room_id, lock=True)
+    readers_of(session, room).check(room_id, player.id)
     return room
 
 
@@ -216,6 +236,8 @@ def _room_json(room: Room, seats: dict[int, Seat], names: dict[int, str],
         "host": ({"id": room.host_id, "name": names.get(room.host_id, "?")}
                  if room.host_id is not None else None),
         "invite": f"/r/{room.code}" if insider else None,
+        "watch": room.watch if insider else None,
+        "watch_link": f"/w/{room.watch}" if insider else None,
         "version": version,
         "table": table_json(room),
         "rematch_of": room.rematch_of,
@@ -235,11 +257,6 @@ def _room_json(room: Room, seats: dict[int, Seat], names: dict[int, str],
             for i in range(room.players)
         ],
     }
-
-
-def no_room(room_id: int | str) -> Msg:
-    """The words for a room that does not exist (the id as typed, not as a number)."""
-    return Msg("there is no room {room}", {"room": str(room_id)})
 
 
 #: What a room's status reads as in a refusal (whole sentences, so each language words it).
@@ -342,22 +359,30 @@ class Lobby:
 
     # -- reading ---------------------------------------------------------------------------
 
-    async def get_room(self, room_id: int, viewer: int | None = None) -> dict[str, Any]:
-        return await self._run(self._get_room, room_id, viewer)
+    async def get_room(self, room_id: int, viewer: int | None = None,
+                       keys: Keys = ()) -> dict[str, Any]:
+        """The room as ``viewer`` sees it; 404 for a private room they may not read
+        (``keys``: the codes they present; app/rooms/access.py)."""
+        return await self._run(self._get_room, room_id, viewer, keys)
 
-    def _get_room(self, room_id: int, viewer: int | None) -> dict[str, Any]:
+    def _get_room(self, room_id: int, viewer: int | None, keys: Keys) -> dict[str, Any]:
         with self.session() as session:
-            return room_json(session, _room(session, room_id), viewer)
+            room = _room(session, room_id)
+            readers_of(session, room).check(room_id, viewer, keys)
+            return room_json(session, room, viewer)
 
-    async def room_id_for_code(self, code: str) -> int:
-        return await self._run(self._room_id_for_code, code)
+    async def room_id_for_code(self, code: str, kind: Literal["invite", "watch"]) -> int:
+        """The room whose invite (or watch) code is ``code``; :class:`WrongLink` for none."""
+        return await self._run(self._room_id_for_code, code, kind)
 
-    def _room_id_for_code(self, code: str) -> int:
+    def _room_id_for_code(self, code: str, kind: Literal["invite", "watch"]) -> int:
+        if not (0 < len(code) <= 16 and code.isascii() and code.isalnum()):
+            raise WrongLink  # no code of ours (and nothing a database could choke on)
+        column = Room.code if kind == "invite" else Room.watch
         with self.session() as session:
-            room = session.exec(select(Room).where(Room.code == code)).first()
+            room = session.exec(select(Room).where(column == code)).first()
             if room is None or room.id is None:
-                raise ApiError(404, Msg("no table has this invite link (it may have been "
-                                        "closed)"))
+                raise WrongLink
             return room.id
 
     async def list_rooms(self) -> list[dict[str, Any]]:
@@ -458,15 +483,17 @@ class Lobby:
 
     @staticmethod
     def _new_code(session: Session) -> str:
+        """A fresh invite code no room has (app/models.py :func:`new_code`)."""
         while True:
-            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            code = new_code()
             if session.exec(select(Room).where(Room.code == code)).first() is None:
                 return code
 
     async def join(self, player: Player, room_id: int, seat: int | None,
                    code: str | None = None) -> dict[str, Any]:
-        """Take a seat (the first free one by default); a private room needs its code. The
-        last seat of a rematch taken starts it."""
+        """Take a seat (the first free one by default); a private room needs its invite code
+        (the watch code does not seat anyone), else 404 (:class:`WrongInvite`). The last seat
+        of a rematch taken starts it."""
         return await self._seated(room_id, self._join, player, room_id, seat, code)
 
     def _join(self, player: Player, room_id: int, seat: int | None,
@@ -477,9 +504,9 @@ class Lobby:
             if mine is not None and mine.invited:
                 raise ApiError(409, Msg("seat {seat} is held for you: accept or decline the "
                                         "rematch", {"seat": str(mine.index + 1)}))
-            if room.private and not (isinstance(code, str)
-                                     and secrets.compare_digest(code, room.code)):
-                raise WrongInvite
+            if room.private and not (readers_of(session, room).insider(player.id)
+                                     or (isinstance(code, str) and same_code(code, room.code))):
+                raise WrongInvite(room_id)
             if mine is not None:
                 raise ApiError(409, Msg("you already have a seat in this room"))
             index = self._free_seat(session, room, seat)
@@ -499,7 +526,7 @@ class Lobby:
 
     def _leave(self, player: Player, room_id: int) -> dict[str, Any]:
         with self.session() as session:
-            room = _room(session, room_id, lock=True)
+            room = _their_room(session, room_id, player)
             mine = [s for s in _seats(session, room_id) if s.player_id == player.id]
             if not mine:
                 raise ApiError(403, Msg("you have no seat in this room"))
@@ -555,7 +582,7 @@ class Lobby:
     def _add_bot(self, player: Player, room_id: int, seat: int | None,
                  level: str | None) -> tuple[dict[str, Any], bool]:
         with self.session() as session:
-            room = _room(session, room_id, lock=True)
+            room = _their_room(session, room_id, player)
             game = get_game(room.game_id)
             bot = game.bot(level) if level is not None else game.bots[0]
             if bot is None:
@@ -575,7 +602,7 @@ class Lobby:
 
     def _remove_bot(self, player: Player, room_id: int, seat: int) -> dict[str, Any]:
         with self.session() as session:
-            room = _room(session, room_id, lock=True)
+            room = _their_room(session, room_id, player)
             self._require_host(session, player, room, N_("remove bots"))
             self._require_lobby(room, N_("bots can only be removed before the start"))
             bot = next((s for s in _seats(session, room_id) if s.index == seat), None)
@@ -591,7 +618,7 @@ class Lobby:
 
     def _remove_player(self, player: Player, room_id: int, seat: int) -> dict[str, Any]:
         with self.session() as session:
-            room = _room(session, room_id, lock=True)
+            room = _their_room(session, room_id, player)
             self._require_host(session, player, room, N_("remove players"))
             self._require_lobby(room, N_("players can only be removed before the start"))
             taken = next((s for s in _seats(session, room_id) if s.index == seat), None)
@@ -600,6 +627,8 @@ class Lobby:
             if taken.player_id == player.id:
                 raise ApiError(409, Msg("you cannot remove yourself: leave the room instead"))
             session.delete(taken)
+            room.code = self._new_code(session)  # the old invite link lets nobody back in
+            session.add(room)
             session.commit()
             return room_json(session, room, player.id)
 
@@ -611,7 +640,7 @@ class Lobby:
     def _set_options(self, player: Player, room_id: int,
                      options: dict[str, Any]) -> dict[str, Any]:
         with self.session() as session:
-            room = _room(session, room_id, lock=True)
+            room = _their_room(session, room_id, player)
             self._require_host(session, player, room, N_("change the options"))
             self._require_lobby(room, N_("options can only change before the start"))
             room.options = _options(room.game_id, options)
@@ -629,7 +658,7 @@ class Lobby:
                    table: dict[str, Any] | TableSettings) -> dict[str, Any]:
         settings = _table_settings(table)
         with self.session() as session:
-            room = _room(session, room_id, lock=True)
+            room = _their_room(session, room_id, player)
             self._require_host(session, player, room, N_("change the table settings"))
             self._require_lobby(room, N_("the table settings can only change before the start"))
             _apply_table(room, settings)
@@ -643,7 +672,7 @@ class Lobby:
 
     def _start(self, player: Player, room_id: int) -> tuple[dict[str, Any], bool]:
         with self.session() as session:
-            room = _room(session, room_id, lock=True)
+            room = _their_room(session, room_id, player)
             self._require_host(session, player, room, N_("start the game"))
             self._deal(session, room)
             session.commit()
@@ -734,7 +763,7 @@ class Lobby:
     def _offer_rematch(self, player: Player,
                        old_room_id: int) -> tuple[dict[str, Any], bool, bool]:
         with self.session() as session:
-            old = _room(session, old_room_id, lock=True)
+            old = _their_room(session, old_room_id, player)
             seats = _seats(session, old_room_id)
             if not any(s.player_id == player.id for s in seats):
                 raise ApiError(403, Msg("only the players of this game may offer a rematch"))
@@ -780,7 +809,7 @@ class Lobby:
     def _answer_rematch(self, player: Player, room_id: int,
                         accept: bool) -> tuple[dict[str, Any], bool]:
         with self.session() as session:
-            room = _room(session, room_id, lock=True)
+            room = _their_room(session, room_id, player)
             mine = next((s for s in _seats(session, room_id) if s.player_id == player.id), None)
             if room.rematch_of is None or mine is None:
                 raise ApiError(403, Msg("you are not invited to this table"))

@@ -35,11 +35,11 @@ from starlette.websockets import WebSocketState
 from app import speedups
 from app.config import Settings
 from app.db import json_dumps
-from app.errors import ApiError
+from app.errors import ApiError, error_of
 from app.games.words import N_, Msg
 from app.guard import RateLimits, SocketGate
 from app.i18n import choose
-from app.identity import player_for_token, token_from
+from app.identity import player_for_token, token_from, watch_keys
 from app.lobby.service import Lobby
 from app.models import MAX_ID, Player
 from app.observe import counted_error
@@ -88,9 +88,15 @@ async def identify(ws: WebSocket) -> Player | None:
     return player
 
 
-async def _room_json(ws: WebSocket, room_id: int, viewer: int | None) -> dict[str, Any]:
+def keys_of(ws: WebSocket) -> frozenset[str]:
+    """The room codes the handshake presents (``?watch=``, the header, the link cookie)."""
+    return watch_keys(ws.headers, ws.cookies, ws.query_params)
+
+
+async def _room_json(ws: WebSocket, room_id: int, viewer: int | None,
+                     keys: frozenset[str]) -> dict[str, Any]:
     lobby: Lobby = ws.app.state.lobby
-    return await lobby.get_room(room_id, viewer)
+    return await lobby.get_room(room_id, viewer, keys)
 
 
 class Connection:
@@ -183,6 +189,8 @@ class GameSocket:
 
     def __init__(self, ws: WebSocket, room_id: int, player_id: int | None) -> None:
         self.ws = ws
+        #: The room codes the handshake presented (a watch link's), for the lobby messages.
+        self.keys = keys_of(ws)
         self.conn = Connection(ws)
         self.rooms: RoomService = ws.app.state.rooms
         self.settings = ws.app.state.settings
@@ -210,10 +218,11 @@ class GameSocket:
             return
         except ApiError:  # not started: the lobby is all there is to see
             try:
-                room = await _room_json(self.ws, self.room_id, self.player_id)
+                room = await _room_json(self.ws, self.room_id, self.player_id, self.keys)
             except ApiError as exc:
-                # The room was closed (its last player left): say so and close, as for an
-                # unknown room.
+                # The room was closed (its last player left), or the caller may no longer
+                # read it (their seat at a private table was freed): say so and close, as
+                # for an unknown room.
                 await conn.refuse(exc)
                 return
             await conn.send({"type": "lobby", "room": room})
@@ -393,14 +402,15 @@ async def admitted(ws: WebSocket) -> tuple[int, Player | None, tuple[str, int | 
     """The opening of both sockets, refusals first and cheapest first. Before the accept, with
     no database work: an address past ``RATE_HANDSHAKES`` gets an HTTP 429 with
     ``Retry-After`` (:func:`deny`), a handshake from another site a 403. Then the room id, the
-    player and the socket caps are checked — a refusal there closes the accepted socket with
-    4000 + its status (after an error frame when ``ws`` speaks JSON). Returns (room id, player,
-    the gate's ticket) or ``None``."""
+    player, whether they may read the room (a private room one may not read is 404, as an
+    unknown room: app/rooms/access.py) and the socket caps are checked — a refusal there
+    closes the accepted socket with 4000 + its status (after an error frame when ``ws`` speaks
+    JSON). Returns (room id, player, the gate's ticket) or ``None``."""
     limits: RateLimits = ws.app.state.limits
     try:
         await limits.hit_soon("handshakes", ws.scope, N_("socket connections"))
-    except ApiError as exc:
-        await deny(ws, exc)
+    except ApiError as refused:
+        await deny(ws, refused)
         return None
     gate: SocketGate = ws.app.state.sockets
     if gate.foreign_origin(ws.scope) is not None:
@@ -410,8 +420,11 @@ async def admitted(ws: WebSocket) -> tuple[int, Player | None, tuple[str, int | 
     try:
         room_id = room_id_of(ws)
         player = await identify(ws)
+        rooms: RoomService = ws.app.state.rooms
+        await rooms.check_read(room_id, player.id if player else None, keys_of(ws))
         ticket = gate.admit(ws.scope, player.id if player else None)
-    except ApiError as exc:
+    except Exception as caught:  # refusals, a busy database: said, then closed
+        exc = error_of(caught, "a socket's opening")
         if ws.scope["path"].endswith("/html"):
             await close_for(ws, exc)  # no error frame: htmx would take it for HTML
         else:
@@ -439,16 +452,8 @@ async def game_socket(ws: WebSocket) -> None:
     opened = await admitted(ws)
     if opened is None:
         return
-    room_id, player, ticket = opened
+    room_id, player, ticket = opened  # the room exists and the caller may read it
     gate: SocketGate = ws.app.state.sockets
-    try:
-        rooms: RoomService = ws.app.state.rooms
-        if rooms.cached(room_id) is None:  # a game in memory: its room exists
-            await _room_json(ws, room_id, None)  # 404 for an unknown room
-    except ApiError as exc:
-        gate.release(ticket)
-        await Connection(ws).refuse(exc)
-        return
     socket = GameSocket(ws, room_id, player.id if player else None)
     del player  # the row itself is not kept for the socket's hours, only the id
     feeds: Feeds = ws.app.state.feeds

@@ -8,7 +8,7 @@ from fastapi import APIRouter, Depends, Header, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.i18n import choose
-from app.identity import Caller, MaybeCaller
+from app.identity import Caller, MaybeCaller, WatchKeys
 from app.rooms.service import RoomService
 
 router = APIRouter(prefix="/api/rooms", tags=["games"])
@@ -40,20 +40,24 @@ def present(request: Request, room_id: int) -> frozenset[int]:
 
 @router.get("/{room_id}/state")
 async def state(room_id: int, request: Request, rooms: RoomsDep, player: MaybeCaller,
-                accept_language: Language = None) -> dict[str, Any]:
+                keys: WatchKeys, accept_language: Language = None) -> dict[str, Any]:
     """Your view of the game (a spectator's view without a seat), who is to act and what each
     seat is doing; at the end the result, its words in the language of ``Accept-Language``.
     Also who plays each seat (``seats``: a person or a bot standing in for them, last seen,
     votes), the room's ``pace`` and turn-based ``deadline`` (epoch seconds) and the
-    ``clocks`` (seconds left per seat, which run)."""
+    ``clocks`` (seconds left per seat, which run). A private room: 404 unless you sit in
+    it, host it or present its watch or invite code (``?watch=``)."""
     return await rooms.state_for(room_id, player.id if player else None,
-                                 choose([], accept_language), present(request, room_id))
+                                 choose([], accept_language), present(request, room_id), keys)
 
 
 @router.get("/{room_id}/moves")
-async def legal_moves(room_id: int, rooms: RoomsDep, player: Caller) -> dict[str, Any]:
-    """Every legal move for your seat now (empty when the game does not wait for you)."""
-    return await rooms.moves_for(room_id, player.id)
+async def legal_moves(room_id: int, rooms: RoomsDep, player: MaybeCaller,
+                      keys: WatchKeys) -> dict[str, Any]:
+    """Every legal move for your seat now (empty when the game does not wait for you). The
+    room is looked at first: a private room you may not read is 404, as an unknown one; then
+    401 without a token, 403 without a seat."""
+    return await rooms.moves_for(room_id, player.id if player else None, keys)
 
 
 @router.post("/{room_id}/moves")
@@ -67,13 +71,13 @@ async def play(room_id: int, body: MoveRequest, request: Request, rooms: RoomsDe
 
 
 @router.get("/{room_id}/log")
-async def game_log(room_id: int, rooms: RoomsDep, player: MaybeCaller,
+async def game_log(room_id: int, rooms: RoomsDep, player: MaybeCaller, keys: WatchKeys,
                    accept_language: Language = None) -> dict[str, Any]:
     """The game log as the caller may read it; each line's ``text`` in the language of
     ``Accept-Language`` (English, Spanish, German or Dutch), its ``key`` and ``params`` as
-    they are."""
+    they are. A private room: 404 unless you may read it (as ``/state``)."""
     return await rooms.log_for(room_id, player.id if player else None,
-                               choose([], accept_language))
+                               choose([], accept_language), keys)
 
 
 class HandOver(BaseModel):

@@ -38,7 +38,7 @@ class Seating:
         self.rooms = rooms
 
     async def _person_seat(self, room_id: int, player_id: int | None) -> tuple[Table, int]:
-        table = await self.rooms.table(room_id)
+        table = await self.rooms.readable(room_id, player_id)  # a stranger: 404 if private
         seat = table.seat_of(player_id)
         if seat is None:
             raise ApiError(403, Msg("you have no seat in this game"))

@@ -31,6 +31,7 @@ from app.errors import ApiError
 from app.games.base import IllegalMove, Move
 from app.games.words import Msg
 from app.i18n import DEFAULT
+from app.rooms.access import Keys, Readers, load_readers
 from app.rooms.bots import Bots
 from app.rooms.clocks import Clocks
 from app.rooms.events import GameMoved, Hub, LobbyChanged, PresenceChanged, RoomEvent
@@ -161,6 +162,37 @@ class RoomService:
             return True  # dropped meanwhile (its seats changed): it is loaded instead
         return self.store.catch_up(table, progress)
 
+    async def readers(self, room_id: int) -> Readers:
+        """Who may read the room (app/rooms/access.py): kept by its table while a game is in
+        memory, else read from the database; 404 for no such room."""
+        table = self.tables.peek(room_id)
+        if table is not None and table.readers is not None:
+            return table.readers
+        return await to_thread.run_sync(load_readers, self.store.engine, room_id)
+
+    async def check_read(self, room_id: int, player_id: int | None,
+                         keys: Keys = ()) -> Readers:
+        """404, as for an unknown room, unless the caller may read the room (the one rule:
+        :meth:`app.rooms.access.Readers.admits`); the room's readers otherwise."""
+        readers = await self.readers(room_id)
+        readers.check(room_id, player_id, keys)
+        return readers
+
+    async def readable(self, room_id: int, player_id: int | None, keys: Keys = ()) -> Table:
+        """The room's running game, if the caller may read the room; 404 otherwise, before
+        anything else is said (that the game has not started, or cannot be opened)."""
+        try:
+            table = await self.table(room_id)
+        except ApiError as exc:
+            if exc.status != 404:
+                await self.check_read(room_id, player_id, keys)
+            raise
+        if table.readers is None:
+            await self.check_read(room_id, player_id, keys)
+        else:
+            table.readers.check(room_id, player_id, keys)
+        return table
+
     def cached(self, room_id: int) -> Table | None:
         """The room's table if it is in memory (no database access)."""
         return self.tables.peek(room_id)
@@ -237,7 +269,8 @@ class RoomService:
     async def _play(self, room_id: int, player_id: int | None, move: Any,
                     expected_version: int | None, bot_seat: int | None) -> int:
         called = time.perf_counter()
-        table = await self.table(room_id)
+        table = await (self.table(room_id) if bot_seat is not None
+                       else self.readable(room_id, player_id))
         move = check_move_shape(move, table.game.moves)
         async with self.tables.lock(room_id):
             table = await self.current(room_id)
@@ -318,11 +351,13 @@ class RoomService:
 
     async def state_for(self, room_id: int, player_id: int | None,
                         locale: str = DEFAULT,
-                        present: frozenset[int] = frozenset()) -> dict[str, Any]:
+                        present: frozenset[int] = frozenset(),
+                        keys: Keys = ()) -> dict[str, Any]:
         """``GET /state``: version, active seats, what each seat is doing, the caller's seat
         and view, the result (its words in ``locale``); who plays each seat (``present``: the
-        players with a page open now), the clocks and the turn-based deadline."""
-        table = await self.table(room_id)
+        players with a page open now), the clocks and the turn-based deadline. 404 for a
+        private room the caller may not read (``keys``: the codes they present)."""
+        table = await self.readable(room_id, player_id, keys)
         self.looked_at(room_id)
         seat = table.seat_of(player_id)
         now = self.clock()
@@ -341,8 +376,14 @@ class RoomService:
             "rules_version": table.rules_version,
         }
 
-    async def moves_for(self, room_id: int, player_id: int | None) -> dict[str, Any]:
-        table = await self.table(room_id)
+    async def moves_for(self, room_id: int, player_id: int | None,
+                        keys: Keys = ()) -> dict[str, Any]:
+        """The caller's legal moves: 404 first for a private room the caller may not read,
+        then 401 for no player, 403 without a seat."""
+        table = await self.readable(room_id, player_id, keys)
+        if player_id is None:
+            raise ApiError(401, Msg("this needs a player token: POST /api/players, then send "
+                                    "'Authorization: Bearer <token>'"))
         seat = table.seat_of(player_id)
         if seat is None:
             raise ApiError(403, Msg("you have no seat in this game (spectators have no "
@@ -352,10 +393,11 @@ class RoomService:
         return {"version": table.version, "your_seat": seat, "moves": moves}
 
     async def log_for(self, room_id: int, player_id: int | None,
-                      locale: str = DEFAULT) -> dict[str, Any]:
+                      locale: str = DEFAULT, keys: Keys = ()) -> dict[str, Any]:
         """The log lines the caller may read, in ``locale`` (moves themselves are never sent:
-        a draw's card, a sealed bid stay hidden until the game's events show them)."""
-        table = await self.table(room_id)
+        a draw's card, a sealed bid stay hidden until the game's events show them); 404 for a
+        private room the caller may not read."""
+        table = await self.readable(room_id, player_id, keys)
         return {"version": table.version, "names": table.names,
                 "events": table.log_for(table.seat_of(player_id), locale)}
 

@@ -41,6 +41,7 @@ from app.models import MAX_ID, Player, Room, Seat
 from app.models import Game as GameRow
 from app.models import Move as MoveRow
 from app.names import skeleton
+from app.rooms.access import Readers, no_room
 from app.rooms.clocks import Clocks
 from app.rooms.rebuild import Diverged, Rebuilt, StoredLines, past_log, rebuild
 from app.rooms.table import LOG_KEPT, Table
@@ -178,10 +179,6 @@ def unreadable(room_id: int, exc: Exception, reported: set[int]) -> UnreadableGa
                           room=room_id, reason="unreadable stored game")
 
 
-def no_room(room_id: int) -> Msg:
-    return Msg("there is no room {room}", {"room": str(room_id)})
-
-
 def seat_names(seats: list[Seat], players: int, named: Mapping[int, str]) -> list[str]:
     """The names a table shows: the person's name, "Bot 2" for a bot's seat, "#3" for a
     person since removed; twins told apart (:func:`told_apart`)."""
@@ -288,6 +285,8 @@ class GameStore:
                        if s.player_id is not None and (seen := epoch(s.last_seen))},
             votes={s.index: frozenset(s.votes) for s in seats if s.votes},
             rules_version=row.rules_version or 1,
+            readers=Readers(private=room.private, host_id=room.host_id,
+                            people=frozenset(people), code=room.code, watch=room.watch),
         )
         for move in recent:
             table.moved(move.seat, epoch(move.created))

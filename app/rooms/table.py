@@ -24,6 +24,7 @@ from pydantic import BaseModel
 from app.games.base import Event, GameSpec, Result, SeatStatus, State
 from app.games.words import Msg
 from app.i18n import DEFAULT, fill_names, say, words
+from app.rooms.access import Readers
 from app.rooms.clocks import Clocks
 
 #: Log lines kept in memory per room for the game log.
@@ -94,6 +95,10 @@ class Table:
     #: The version of the game's rules it began under (``GameSpec.rules_version``; 1 for
     #: games stored before versions were).
     rules_version: int = 1
+    #: Who may read the room (app/rooms/access.py), as it was when the table loaded: after
+    #: the start its host, seats and codes do not change. None: not known here (the
+    #: database is asked).
+    readers: Readers | None = None
     #: The newest version another process said it stored. Above ``version``, this copy is
     #: behind: the next use catches up with the stored moves (``RoomService.current``).
     heard: int = 0

@@ -114,9 +114,9 @@
     }
   });
 
-  // The invite link is selected whole when clicked (easy to copy by hand too).
+  // The invite and watch links are selected whole when clicked (easy to copy by hand too).
   document.addEventListener("focusin", function (event) {
-    if (event.target.id === "invite-link") event.target.select();
+    if (event.target.id === "invite-link" || event.target.id === "watch-link") event.target.select();
   });
 
   // The lobby panel says the game has started: load the table.

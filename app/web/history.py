@@ -29,7 +29,9 @@ from app.errors import ApiError
 from app.games.words import Msg
 from app.guard import render_charge
 from app.i18n import say
+from app.identity import request_keys
 from app.rooms.replay import NOT_STEPWISE, Replay, Replays
+from app.rooms.service import RoomService
 from app.web.pages import _env, _locale, _page, _say, _viewer
 from app.web.render import LOG, LOG_SHOWN, PLATFORM_TEMPLATE, render_region
 from app.web.renders import Renders
@@ -148,13 +150,17 @@ def _steps(room_id: int, version: int, first: int, last: int,
 async def replay_page(request: Request, room_id: int) -> HTMLResponse:
     """A finished game at version ``v`` (0: the deal) as a spectator saw it, or as seat
     ``seat`` saw it when the room chose public replays; the score chart and the final
-    ranking beside it."""
+    ranking beside it. A private game's replay is 404 to anyone who may not read the room
+    (app/rooms/access.py), as an unknown room's is."""
     try:
         asked = _number(request.query_params.get("v"))
         seat = _number(request.query_params.get("seat"))
     except ValueError:
         return _error(request, ApiError(404, Msg("There is no such page here.")))
+    rooms: RoomService = request.app.state.rooms
+    viewer = _viewer(request)
     try:
+        await rooms.check_read(room_id, viewer.id if viewer else None, request_keys(request))
         replay = await _replays(request).replay(room_id, render_charge(request))
         version = replay.first if asked is None else asked
         replay.check(version, seat)

@@ -26,6 +26,7 @@ from app.realtime.sockets import (
     admitted,
     close_for,
     frame_refusal,
+    keys_of,
     seen,
 )
 from app.rooms.events import GameMoved, LobbyChanged, RoomEvent
@@ -36,13 +37,15 @@ from app.web.render import oob, render_game_regions, render_seats
 
 
 def lobby_fragment(env: Environment, room: dict[str, Any] | None, player_id: int | None,
-                   online: frozenset[int]) -> str:
+                   online: frozenset[int], shut_out: bool = False) -> str:
     """The lobby panel as an out-of-band fragment; once the game starts, a reload. In the
-    language ``env`` renders."""
+    language ``env`` renders. ``room`` None: it was closed, or (``shut_out``) the reader may
+    no longer read it (their seat at a private table was freed)."""
     locale = str(env.globals["locale"])
     if room is None:
-        closed = escape(say(Msg("This room was closed."), locale))
-        return oob({"lobby": f"<p>{closed}</p>"})
+        said = (Msg("Your seat at this private table was freed: ask its host for a new "
+                    "invite link.") if shut_out else Msg("This room was closed."))
+        return oob({"lobby": f"<p>{escape(say(said, locale))}</p>"})
     if room["status"] != "lobby":
         starts = escape(say(Msg("The game starts…"), locale))
         return oob({"lobby": f'<p data-reload="now">{starts}</p>'})
@@ -55,6 +58,8 @@ class HtmlSocket:
     def __init__(self, ws: WebSocket, room_id: int, player_id: int | None,
                  locale: str = DEFAULT, at_lobby: bool = False) -> None:
         self.ws = ws
+        #: The room codes the handshake presented (a watch link's), for the lobby panel.
+        self.keys = keys_of(ws)
         #: The page is the room's lobby (``?page=lobby``): it shows the lobby panel, and a
         #: game that has started, even before this socket opened, reloads it into the table.
         self.at_lobby = at_lobby
@@ -76,15 +81,26 @@ class HtmlSocket:
             return  # a move, or who is here changed at a running table: its seat bar
         if isinstance(event, GameMoved):
             return
+        shut_out = False
         try:
             room: dict[str, Any] | None = await self.lobby.get_room(self.room_id,
-                                                                    self.player_id)
+                                                                    self.player_id, self.keys)
         except ApiError:
             room = None
+            shut_out = await self._exists()
         if (self.at_lobby or room is None or room["status"] == "lobby"
                 or isinstance(event, LobbyChanged)):
             await self.conn.send(lobby_fragment(self.env, room, self.player_id,
-                                                self.feeds.presence(self.room_id).players))
+                                                self.feeds.presence(self.room_id).players,
+                                                shut_out))
+
+    async def _exists(self) -> bool:
+        """Whether the room still exists (refused to this reader, it was not closed)."""
+        try:
+            await self.rooms.readers(self.room_id)
+        except ApiError:
+            return False
+        return True
 
     async def push_regions(self) -> bool:
         """Bring every region this browser shows up to the present (False: no game yet)."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Awaitable, Callable
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 from urllib.parse import quote, unquote
 
 from anyio import to_thread
@@ -31,9 +31,16 @@ from app.games.words import N_, Msg
 from app.guard import RateKind, RateLimits, is_loopback, own_origin
 from app.i18n import COOKIE as LANGUAGE_COOKIE
 from app.i18n import LOCALES, choose, say
-from app.identity import create_player, optional_player, remember_language, set_cookie
+from app.identity import (
+    create_player,
+    optional_player,
+    remember_code,
+    remember_language,
+    request_keys,
+    set_cookie,
+)
 from app.lobby.api import join_with_code
-from app.lobby.service import Lobby
+from app.lobby.service import Lobby, WrongLink
 from app.models import Player
 from app.observe import counted_error
 from app.realtime.feed import Feeds
@@ -122,7 +129,8 @@ def _back(request: Request, path: str,
     response = RedirectResponse(path, status_code=303, headers=NO_STORE)
     if error:
         response.set_cookie(FLASH, quote(_say(request, error)[:300]), max_age=60, path="/",
-                            httponly=True, samesite="lax")
+                            httponly=True, samesite="lax",
+                            secure=request.app.state.settings.cookie_secure)
     return response
 
 
@@ -200,7 +208,8 @@ async def _sit_down(request: Request, player: Player, room_id: int,
                     code: str | None) -> Msg | ApiError | None:
     """Seat ``player`` in the room's first free seat; what the page then says, if anything."""
     try:
-        room = await _lobby(request).get_room(room_id, player.id)
+        keys = request_keys(request) | ({code} if code else set())
+        room = await _lobby(request).get_room(room_id, player.id, keys)
         if room["status"] != "lobby":
             return Msg("The game has started: you are watching.")
         if not any(seat["free"] for seat in room["seats"]):
@@ -328,22 +337,63 @@ async def rules(request: Request, game_id: str) -> HTMLResponse:
     return _page(request, "rules.html", game=game, player=_viewer(request), rules_open=True)
 
 
+async def _room_of_link(request: Request, code: str,
+                        kind: Literal["invite", "watch"]) -> int | HTMLResponse:
+    """The room an invite or watch link names, or the page that says why not: 404 for a code
+    that names no room (a replaced invite code, a closed room, a typo), counted against the
+    address's wrong codes like the join API's; past ``RATE_WRONG_CODES``, 429 with
+    ``Retry-After`` — even for a right code, until the window passes."""
+    limits: RateLimits = request.app.state.limits
+    what = N_("wrong invite codes")
+    try:
+        limits.check("wrong_codes", request.scope, what)
+        try:
+            return await _lobby(request).room_id_for_code(code[:64], kind)
+        except WrongLink:
+            limits.hit("wrong_codes", request.scope, what)
+            raise
+    except ApiError as exc:
+        return _page(request, "error.html", status=exc.status, headers=exc.headers,
+                     message=_say(request, exc))
+
+
 @router.get("/r/{code}")
 async def invite(request: Request, code: str) -> Response:
-    """An invite link: the room's page, with the code ready for the join form."""
-    try:
-        room_id = await _lobby(request).room_id_for_code(code)
-    except ApiError as exc:
-        return _page(request, "error.html", status=exc.status, message=_say(request, exc))
-    return _back(request, f"/rooms/{room_id}?invite={quote(code)}")
+    """An invite link: the room's page, with the code ready for the join form; the browser
+    remembers the code, so that it may read the (private) room before it joins."""
+    found = await _room_of_link(request, code, "invite")
+    if isinstance(found, HTMLResponse):
+        return found
+    response = _back(request, f"/rooms/{found}?invite={quote(code)}")
+    remember_code(response, request.cookies, code,
+                  secure=request.app.state.settings.cookie_secure)
+    return response
+
+
+@router.get("/w/{code}")
+async def watch(request: Request, code: str) -> Response:
+    """A watch link: the browser remembers its code (a cookie; app/rooms/access.py) and goes
+    to the room, which it may then watch — its table, its replay — but never join."""
+    found = await _room_of_link(request, code, "watch")
+    if isinstance(found, HTMLResponse):
+        return found
+    response = _back(request, f"/rooms/{found}")
+    remember_code(response, request.cookies, code,
+                  secure=request.app.state.settings.cookie_secure)
+    return response
 
 
 @router.get("/rooms/{room_id}", response_class=HTMLResponse)
 async def room_page(request: Request, room_id: int) -> HTMLResponse:
+    """A room's page: its lobby before the start, then its table. A private room is 404 to
+    anyone who may not read it (app/rooms/access.py), as an unknown room is; ``?invite=``
+    (the invite link's redirect) counts as presenting the code."""
     rooms: RoomService = request.app.state.rooms
     player = _viewer(request)
+    invite_code = request.query_params.get("invite", "")[:64]
+    keys = request_keys(request) | ({invite_code} if invite_code else set())
     try:
-        room = await _lobby(request).get_room(room_id, player.id if player else None)
+        room = await _lobby(request).get_room(room_id, player.id if player else None, keys)
     except ApiError as exc:
         return _page(request, "error.html", status=exc.status, message=_say(request, exc))
     game = get_game(room["game"])
@@ -351,8 +401,10 @@ async def room_page(request: Request, room_id: int) -> HTMLResponse:
     ctx: dict[str, Any] = {
         "room": room, "player": player, "spec": game,
         "options": options_chosen(game, room["options"]),
-        "invite_code": request.query_params.get("invite", "")[:64],
+        "invite_code": invite_code,
         "invite_url": f"{origin}{room['invite']}" if room["invite"] else None,
+        "watch_url": (f"{origin}{room['watch_link']}"
+                      if room["watch_link"] and room["private"] else None),
         "invite_local": not request.app.state.settings.public_origin and is_loopback(origin),
     }
     feeds: Feeds = request.app.state.feeds
@@ -571,7 +623,7 @@ async def act(request: Request, room_id: int) -> Response:
         move = _move_of(form)
         version_raw = str(form.get("expected_version", ""))
         expected = int(version_raw) if version_raw.isdigit() and len(version_raw) < 10 else None
-        game = (await rooms.table(room_id)).game
+        game = (await rooms.readable(room_id, player.id)).game
         ask = _missing_ask(game, move)
         if ask is not None:
             return _flash(request, ask)

@@ -193,7 +193,8 @@ def test_finished_games_show_their_result_and_replay(release: Release):
     client = release.client
     for room in release.rooms("finished"):
         rid, last = room["id"], room["version"]
-        summary = client.get(f"/api/rooms/{rid}/replay")
+        reader = release.as_player(release.seated(room))  # a private game's replay is theirs
+        summary = client.get(f"/api/rooms/{rid}/replay", headers=reader)
         assert summary.status_code == 200, summary.text
         body = summary.json()
         assert body["versions"] == last + 1
@@ -203,17 +204,17 @@ def test_finished_games_show_their_result_and_replay(release: Release):
         first = body["first_version"]
         if "power-without-use" in room["features"]:  # refused today: only the end is shown
             assert first == last and body["notice"]
-            assert client.get(f"/api/rooms/{rid}/replay/0").status_code == 404
+            assert client.get(f"/api/rooms/{rid}/replay/0", headers=reader).status_code == 404
         else:  # rebuilt move by move under today's rules
             assert first == 0 and body["notice"] is None
         for version in sorted({first, last, *range(first, last, 17)}):
-            step = client.get(f"/api/rooms/{rid}/replay/{version}")
+            step = client.get(f"/api/rooms/{rid}/replay/{version}", headers=reader)
             assert step.status_code == 200, (version, step.text)
             assert step.json()["version"] == version
-        end = client.get(f"/api/rooms/{rid}/replay/{last}").json()
+        end = client.get(f"/api/rooms/{rid}/replay/{last}", headers=reader).json()
         assert end["result"]["scores"] == room["result"]["scores"]
         assert end["log"], "the log of a finished game"
-        page = client.get(f"/rooms/{rid}/replay")
+        page = client.get(f"/rooms/{rid}/replay", headers=reader)
         assert page.status_code == 200 and "Replay of" in page.text
         if first:
             assert "cannot be shown one by one" in page.text
@@ -321,7 +322,7 @@ def test_games_in_progress_play_to_their_end(release: Release):
         assert state["version"] > room["version"] and state["result"]["ranking"]
         assert release.client.get(f"/api/rooms/{rid}", headers=host).json()["status"] \
             == "finished"
-        replay = release.client.get(f"/api/rooms/{rid}/replay")
+        replay = release.client.get(f"/api/rooms/{rid}/replay", headers=host)
         assert replay.status_code == 200 and replay.json()["versions"] == state["version"] + 1
 
 
@@ -345,7 +346,8 @@ def test_rooms_waiting_for_their_start_start(release: Release):
             answer = client.post(f"/api/rooms/{rid}/rematch/answer", json={"accept": True},
                                  headers=release.as_player(seat["player_id"]))
             assert answer.status_code == 200, answer.text
-        assert client.get(f"/api/rooms/{rid}").json()["status"] == "playing"
+        assert client.get(f"/api/rooms/{rid}", headers=release.as_player(
+            room["seats"][0]["player_id"])).json()["status"] == "playing"
 
 
 def test_no_request_to_a_room_of_an_older_release_answers_500(release: Release):
@@ -383,7 +385,8 @@ def test_the_clean_up_runs_over_an_older_database(release: Release):
     assert rooms == len(release.rooms("lobby")) + len(release.rooms("rematch"))
     for room in release.rooms():
         if room["status"] != "lobby":
-            state = release.client.get(f"/api/rooms/{room['id']}/state")
+            state = release.client.get(f"/api/rooms/{room['id']}/state",
+                                       headers=release.as_player(release.seated(room)))
             assert state.status_code == 200 and state.json()["version"] == room["version"]
 
 
@@ -425,9 +428,12 @@ def test_a_stored_game_that_cannot_be_read_is_a_409_naming_its_room(
                 with pytest.raises(WebSocketDisconnect) as closed:
                     socket.receive_text()
                 assert closed.value.code == 4409
-        # the same connection goes on; every other room works
-        assert client.get(f"/api/rooms/{other['id']}/state").status_code == 200
-        assert client.get(f"/api/rooms/{other['id']}/replay").status_code == 200
+        # the same connection goes on; every other room works (read by one seated in it)
+        tokens = {p["id"]: p["token"] for p in manifest["players"]}
+        reader = bearer(tokens[next(s["player_id"] for s in other["seats"]
+                                    if s["player_id"] is not None)])
+        assert client.get(f"/api/rooms/{other['id']}/state", headers=reader).status_code == 200
+        assert client.get(f"/api/rooms/{other['id']}/replay", headers=reader).status_code == 200
     logged = [r for r in caplog.records if f"room {rid} cannot be read" in r.getMessage()]
     assert len(logged) == 1
 
@@ -453,9 +459,10 @@ def _migrate(engine: Any, revision: str, *, down: bool = False) -> None:
 @pytest.mark.parametrize("release", [("r0007", "sqlite"), ("r0007", "postgresql")],
                          ids=["r0007-sqlite", "r0007-postgresql"], indirect=True)
 def test_the_newest_migration_goes_back_and_forth(release: Release):
-    """Rolling back keeps the moves made after an upgrade: 0008 goes back to 0007 (the
-    previous release's schema) and forward again, and every game still reads; a game dealt
-    under today's rules stores their version."""
+    """Rolling back keeps the moves made after an upgrade: 0009 and 0008 go back to 0007
+    (the previous release's schema) and forward again (every room drawing a new watch
+    code), and every game still reads; a game dealt under today's rules stores their
+    version."""
     from sqlalchemy import inspect
 
     client = release.client
@@ -464,7 +471,7 @@ def test_the_newest_migration_goes_back_and_forth(release: Release):
     code = client.get(f"/api/rooms/{rid}", headers=host).json()["code"]
     client.post(f"/api/rooms/{rid}/join", headers=release.as_player(3), json={"code": code})
     assert client.post(f"/api/rooms/{rid}/start", headers=host).status_code == 200
-    assert client.get(f"/api/rooms/{rid}/state").json()["rules_version"] \
+    assert client.get(f"/api/rooms/{rid}/state", headers=host).json()["rules_version"] \
         == get_game(room["game"]).rules_version
     engine = client.app.state.engine  # type: ignore[attr-defined]
     _migrate(engine, "0007", down=True)
@@ -473,5 +480,6 @@ def test_the_newest_migration_goes_back_and_forth(release: Release):
     client.app.state.rooms.tables.forget(rid)  # type: ignore[attr-defined]
     for listed in release.rooms():
         if listed["status"] != "lobby":
-            assert client.get(f"/api/rooms/{listed['id']}/state").status_code == 200
-    assert client.get(f"/api/rooms/{rid}/state").json()["version"] == 0
+            assert client.get(f"/api/rooms/{listed['id']}/state", headers=release.as_player(
+                release.seated(listed))).status_code == 200
+    assert client.get(f"/api/rooms/{rid}/state", headers=host).json()["version"] == 0
