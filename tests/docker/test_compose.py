@@ -40,7 +40,7 @@ def compose_command() -> list[str]:
     return ["docker", "compose"]
 
 
-@pytest.mark.skipif(not engine_answers(), reason="no Docker engine answers")
+@pytest.mark.usefixtures("docker_engine")
 def test_compose_serves_a_game_to_its_end() -> None:
     port = free_port()
     env = {**os.environ, "CANOPY_PORT": str(port)}

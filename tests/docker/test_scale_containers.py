@@ -30,7 +30,6 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from tests.docker.scale import ROOT
-from tests.docker.test_compose import engine_answers
 from tests.engines import Postgres, free_port, start_postgres, start_redis
 from tests.hardening.support import GENEROUS_LIMITS
 
@@ -184,8 +183,7 @@ def same_everywhere(players: list[Player], containers: list[httpx.Client], rid: 
 
 
 @pytest.mark.timeout(1200)
-@pytest.mark.skipif(not engine_answers(), reason="no Docker engine answers "
-                    "(bash ../shared/tools/local-docker.sh starts one)")
+@pytest.mark.usefixtures("docker_engine")
 def test_two_containers_play_one_game_on_postgres_and_redis() -> None:
     began = time.monotonic()
     pg, redis = start_postgres(), start_redis()

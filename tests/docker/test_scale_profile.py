@@ -35,12 +35,25 @@ from tests.docker.scale import (
     waits_for,
 )
 from tests.e2e.conftest import serve
+from tests.engines import missing
 
-needs_compose = pytest.mark.skipif(
-    compose_cli() is None, reason="neither docker-compose nor `docker compose` is installed "
-    "(apt-get install docker-compose, or bash ../shared/tools/local-docker.sh)")
-needs_nginx = pytest.mark.skipif(not nginx_installed(),
-                                 reason="nginx is not installed: apt-get install nginx-light")
+
+@pytest.fixture
+def compose() -> None:
+    """Skip (under CI: fail) without docker-compose or ``docker compose``."""
+    if compose_cli() is None:
+        missing("docker-compose", "docker-compose (or bash ../shared/tools/local-docker.sh)")
+
+
+@pytest.fixture
+def nginx() -> None:
+    """Skip (under CI: fail) without nginx."""
+    if not nginx_installed():
+        missing("nginx", "nginx-light")
+
+
+needs_compose = pytest.mark.usefixtures("compose")
+needs_nginx = pytest.mark.usefixtures("nginx")
 
 SCALE = {"app1", "app2", "postgres", "redis", "proxy"}
 HEALTHY = "service_healthy"
