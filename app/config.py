@@ -71,6 +71,8 @@ class Settings(BaseSettings):
     rate_renders: str = "120/minute"
     #: Worker threads that render pages, at most (never the event loop).
     render_threads: int = 2
+    #: HTTP requests of one address served at once; more wait their turn (0: no limit).
+    requests_per_address: int = 1
     #: Socket handshakes per address, both sockets together (refused with a 429 before the
     #: socket is accepted).
     rate_handshakes: str = "120/minute"

@@ -22,11 +22,13 @@ before any service sees it. The HTTP middleware :class:`Edge` and both sockets
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import ipaddress
 import json
 import logging
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 from urllib.parse import urlsplit
@@ -199,12 +201,44 @@ async def _refuse(scope: Scope, send: Send, status: int, detail: Msg,
     await send({"type": "http.response.body", "body": body})
 
 
+class Turns:
+    """At most ``most`` requests of one address served at once; the others wait their turn
+    (in order). A visitor who sends requests as fast as it can on many connections then
+    takes one or two places in the event loop's queue, not all of them, and everyone else's
+    request is served between two of its own (bench/visitor.py). Static files and the
+    health check are not counted."""
+
+    def __init__(self, most: int) -> None:
+        self.most = most
+        self._by_address: dict[str, tuple[asyncio.Semaphore, int]] = {}
+
+    @contextlib.asynccontextmanager
+    async def turn(self, address: str) -> AsyncIterator[None]:
+        gate, users = self._by_address.get(address, (asyncio.Semaphore(self.most), 0))
+        self._by_address[address] = (gate, users + 1)
+        try:
+            async with gate:
+                yield
+        finally:
+            gate, users = self._by_address[address]
+            if users == 1:
+                del self._by_address[address]  # nobody of that address waits: forget it
+            else:
+                self._by_address[address] = (gate, users - 1)
+
+
+#: Paths served without waiting for the address's turn.
+UNCOUNTED = ("/static/", "/healthz", "/metrics")
+
+
 class Edge:
-    """The HTTP middleware: cross-site refusals, the body cap, the security headers."""
+    """The HTTP middleware: cross-site refusals, the body cap, the security headers, each
+    address's turns (:class:`Turns`)."""
 
     def __init__(self, app: ASGIApp, settings: Settings) -> None:
         self.app = app
         self.settings = settings
+        self.turns = Turns(settings.requests_per_address)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -240,8 +274,13 @@ class Edge:
                 message = {**message, "headers": [*message.get("headers", []), *extra]}
             await send(message)
 
+        path: str = scope.get("path", "")
         try:
-            await self.app(scope, capped_receive, send_with_headers)
+            if path.startswith(UNCOUNTED) or self.turns.most <= 0:
+                await self.app(scope, capped_receive, send_with_headers)
+            else:
+                async with self.turns.turn(rate_key(client_address(settings, scope))):
+                    await self.app(scope, capped_receive, send_with_headers)
         except BodyTooLarge:
             if not started:
                 await _refuse(scope, send, 413, too_large(cap), extra)

@@ -133,7 +133,8 @@ GENEROUS = {"rate_signups": "100000/minute", "rate_rooms": "100000/minute",
             "rate_joins": "100000/minute", "rate_starts": "100000/minute",
             "max_open_rooms": 100000, "max_running_rooms": 100000,
             "ws_per_address": 100000, "ws_per_player": 1000,
-            "rate_handshakes": "100000/minute", "rate_renders": "100000/minute"}
+            "rate_handshakes": "100000/minute", "rate_renders": "100000/minute",
+            "requests_per_address": 0}
 
 
 @pytest.fixture

@@ -43,8 +43,9 @@ from app.lobby.api import join_with_code
 from app.lobby.service import Lobby, WrongLink
 from app.models import Player
 from app.observe import counted_error
-from app.realtime.feed import Feeds
+from app.realtime.feed import Feeds, Presence
 from app.rooms.service import RoomService, StaleVersion
+from app.rooms.table import Table
 from app.web.render import (
     LOG,
     PLATFORM_TEMPLATE,
@@ -392,6 +393,18 @@ async def room_page(request: Request, room_id: int) -> HTMLResponse:
     player = _viewer(request)
     invite_code = request.query_params.get("invite", "")[:64]
     keys = request_keys(request) | ({invite_code} if invite_code else set())
+    renders: Renders = request.app.state.renders
+    flash = request.cookies.get(FLASH)
+    feeds: Feeds = request.app.state.feeds
+    presence = feeds.presence(room_id)
+    now = rooms.clock()
+    table = rooms.cached(room_id)
+    if (table is not None and not flash and table.heard <= table.version
+            and table.readers is not None
+            and table.readers.admits(player.id if player else None, keys)):
+        kept = renders.kept(_page_key(request, table, player, presence, now, invite_code))
+        if kept is not None:  # the same page for the same reader this second: no query
+            return HTMLResponse(kept, headers=NO_STORE)
     try:
         room = await _lobby(request).get_room(room_id, player.id if player else None, keys)
     except ApiError as exc:
@@ -407,21 +420,13 @@ async def room_page(request: Request, room_id: int) -> HTMLResponse:
                       if room["watch_link"] and room["private"] else None),
         "invite_local": not request.app.state.settings.public_origin and is_loopback(origin),
     }
-    feeds: Feeds = request.app.state.feeds
-    presence = feeds.presence(room_id)
     if room["status"] == "lobby":
         return _page(request, "room_lobby.html", **ctx, online=presence.players,
                      option_fields=option_fields(game))
     table = await rooms.table(room_id)
     seat, locale, env = table.seat_of(player.id if player else None), _locale(request), _env(
         request)
-    renders: Renders = request.app.state.renders
-    now = rooms.clock()
-    whole = ("page", room_id, table.version, table.seating, seat, locale,
-             player.id if player else None, presence, int(now), ctx["invite_code"])
-    flash = request.cookies.get(FLASH)
-    if not flash and (kept := renders.kept(whole)) is not None:
-        return HTMLResponse(kept, headers=NO_STORE)
+    whole = _page_key(request, table, player, presence, now, invite_code)
     tctx = table_context(table, seat, presence, locale, now)
 
     def make() -> tuple[Markup, Markup]:  # in a worker thread: the table's expensive part
@@ -442,6 +447,15 @@ async def room_page(request: Request, room_id: int) -> HTMLResponse:
     if not flash:
         renders.keep(whole, page.body)
     return page
+
+
+def _page_key(request: Request, table: Table, player: Player | None, presence: Presence,
+              now: float, invite_code: str) -> tuple[Any, ...]:
+    """What a whole table page shows: the table at its version and seating, the reader (their
+    seat, language, name in the top bar), who is here, the second (the clocks), the invite."""
+    player_id = player.id if player else None
+    return ("page", table.room_id, table.version, table.seating, table.seat_of(player_id),
+            _locale(request), player_id, presence, int(now), invite_code)
 
 
 # -- the lobby's forms: one lobby command each ------------------------------------------------

@@ -149,7 +149,8 @@ GENEROUS_LIMITS = {"RATE_SIGNUPS": "100000/minute", "RATE_ROOMS": "100000/minute
                    "RATE_JOINS": "100000/minute", "RATE_STARTS": "100000/minute",
                    "MAX_OPEN_ROOMS": "100000", "MAX_RUNNING_ROOMS": "100000",
                    "WS_PER_ADDRESS": "100000", "WS_PER_PLAYER": "1000",
-                   "RATE_HANDSHAKES": "100000/minute", "RATE_RENDERS": "100000/minute"}
+                   "RATE_HANDSHAKES": "100000/minute", "RATE_RENDERS": "100000/minute",
+                   "REQUESTS_PER_ADDRESS": "0"}
 
 
 @dataclass
