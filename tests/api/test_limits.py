@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import event
+from sqlalchemy import event, text
 
 from app.config import Settings
 from app.main import create_app
@@ -62,8 +62,8 @@ def test_a_host_runs_at_most_max_running_rooms_games(settings):
         # Once one of her games is over, she may start the third.
         client.app.state.engine.dispose()
         with client.app.state.engine.begin() as connection:
-            connection.exec_driver_sql("UPDATE room SET status = 'finished' WHERE id = ?",
-                                       (rooms[0],))
+            connection.execute(text("UPDATE room SET status = 'finished' WHERE id = :id"),
+                               {"id": rooms[0]})
         assert ana.post(f"/api/rooms/{rooms[2]}/start").status_code == 200
 
 

@@ -97,8 +97,9 @@ def test_a_background_tab_is_told_when_its_turn_comes(server: str, browser) -> N
     assert icon(ana) == TURN_ICON
 
     # A spectator: no switches, and (checked at each step below) never a marked title.
-    watcher = browser.new_context().new_page()
-    watcher.goto(f"{server}/rooms/{room}")
+    watcher = browser.new_context().new_page()  # by the private table's watch link
+    watch_link = ana.request.get(f"{server}/api/rooms/{room}").json()["watch_link"]
+    watcher.goto(f"{server}{watch_link}")
     expect(watcher.locator(".tablename")).to_contain_text("watching")
     expect(watcher.locator(".turn-signals")).to_have_count(0)
 
