@@ -8,9 +8,10 @@ G, B, X, V, S), ``views`` (views, log lines, the hidden information R8), ``bot``
 
 from __future__ import annotations
 
+from datetime import date
 from pathlib import Path
 
-from app.games.base import RANDOM_BOT, BotLevel, GameSpec, RuleText
+from app.games.base import RANDOM_BOT, BotLevel, GameSpec, RuleChange, RuleText
 from app.games.mycelia import bot, data, rules, table, views
 from app.games.words import N_
 
@@ -78,7 +79,8 @@ RULES = (
                 "it if such a field exists.")),
     RuleText("S3", N_("Gwidyon's turn"),
              N_("In a solo game Gwidyon reveals one of his 6 cards after each of your turns "
-                "and it is carried out; one of them lets you move a drop on your board.")),
+                "and it is carried out; one of them has you move a drop on your board one "
+                "field: when a drop can move, you must.")),
     RuleText("move format", N_("How a move is written"),
              N_("A move names its type and the fields it needs, with cards, tiles and board "
                 "fields given as the table shows them.")),
@@ -126,6 +128,12 @@ GAME = GameSpec(
     about_components=data.ABOUT_COMPONENTS,
     rules=RULES,
     score=rules.score_now,
+    rules_version=2,
+    rule_changes=(
+        RuleChange(2, date(2026, 11, 27), ("S3",), N_(
+            "Gwidyon's card that moves a drop on your board is an instruction, as the rulebook "
+            "words it: when a drop can move, you move one; it can no longer be skipped.")),
+    ),
 )
 
 __all__ = ["GAME"]

@@ -44,6 +44,10 @@ Decisions where the spec and the rulebook are silent:
   e, X8) is possible only while the player owns more than 3 cards (hand, draw and discard
   piles). The rulebook sets no floor, but a player who removed every card could never empty
   their board, and a table of such players could never end.
+- Gwidyon's ``g_move`` card (S3) is an instruction, not a choice: the rulebook says "Verplaats
+  op je spelbord 1 druppel van een willekeurig veld één veld orthogonaal" (the spec's "move or
+  skip" summary is overruled by it). It asks only when a drop can move, and then cannot be
+  skipped (rules version 2).
 - Statuses name nobody and nothing: a status is a fixed message id (the platform shows it in
   each reader's language), so a waiting seat reads "waiting" or "waiting for a bonus answer";
   the page says who answers what for which card (table.py).
@@ -940,7 +944,7 @@ def _gwidyon_effects(state: State, start: int) -> State:
                 state = replace(state, gwidyon=replace(state.gwidyon, next_effect=index + 1))
                 return _ask(state, Pending(seat=0, kind="solo_move", bonus=False, card=card.id,
                                            fn="solo", part=index, rep=1, reps=1,
-                                           options=options))
+                                           options=options, can_skip=False))
     return _after_gwidyon(state)
 
 
@@ -1306,7 +1310,8 @@ def _skip(state: State, seat: int, move: Move, pending: Pending) -> State:
         raise IllegalMove(Msg("rest is true or false"), "move format")
     if not pending.can_skip:
         raise IllegalMove(Msg("this cannot be skipped: {prompt}",
-                              {"prompt": prompt_msg(state, pending)}), "X6")
+                              {"prompt": prompt_msg(state, pending)}),
+                          "S3" if pending.kind == "solo_move" else "X6")
     if pending.kind == "solo_move":
         if rest:
             raise IllegalMove(Msg("Gwidyon's card has nothing more to skip"), "S3")
@@ -1481,7 +1486,7 @@ def prompt_msg(state: State, pending: Pending) -> Msg:
         return Msg("return one of your action tiles to the box, or skip to leave the new one")
     if pending.kind == "sanctuary_field":
         return Msg("choose a field with exactly 1 drop for the extra sanctuary field")
-    return Msg("move 1 drop on your board 1 field up, down, left or right, or skip")
+    return Msg("move 1 drop on your board 1 field up, down, left or right")
 
 
 def prompt_words(state: State, pending: Pending) -> str:

@@ -284,7 +284,7 @@ def waiting_words(view: JSON) -> Msg:
                             args),
         "sanctuary_field": Msg("{p0} is choosing where to place the extra sanctuary field of "
                                "{source}", args),
-        "solo_move": Msg("{p0} may move a drop for {source}", {**args, "source": name}),
+        "solo_move": Msg("{p0} is moving a drop for {source}", {**args, "source": name}),
     }
     return doing[pending["kind"]]
 

@@ -70,13 +70,10 @@ def test_S3_reveal_and_carry_out_reshuffle_after_the_fifth_and_g_move_asks_you()
     asked = rules.apply(state, 0, END)
     assert pending(asked).kind == "solo_move" and pending(asked).seat == 0
     assert pending(asked).options == ((1, 1),)
-    assert {"type": "skip", "rest": True} not in rules.legal_moves(asked, 0)
     refused(asked, 0, move_drop((1, 1), (3, 3)), "R15")
     moved = rules.apply(asked, 0, move_drop((1, 1), (1, 2)))
     assert moved.pending is None and at(moved, (1, 1)) == 1 and moved.sanctuary == 1
     assert moved.turn == 0 and moved.round == 2
-    skipped = rules.apply(asked, 0, SKIP)
-    assert skipped.pending is None and at(skipped, (1, 1)) == 2
     # five turns reveal five cards, then all six are shuffled into a new deck
     state = solo(("g_leaf1", "g_leaf1"))
     state = gwidyon(state, deck=("g_flip1", "g_flip2", "g_market", "g_leaf3", "g_leaf1",
@@ -186,3 +183,16 @@ def test_S11_the_starting_dew_is_for_your_board_only():
     state = new_game(1, 5)
     assert player(state).drops == START_DEW[state.start_dew]
     assert gw(state).drops == 20 and not hasattr(gw(state), "board")
+
+
+def test_S3_gwidyons_move_card_is_an_instruction_not_a_choice():
+    """Rulebook (solo cards): "Verplaats op je spelbord 1 druppel van een willekeurig veld één
+    veld orthogonaal" — no Skip while a drop can move; with no drop, nothing is asked."""
+    state = with_drops(solo(("g_move",)), 0, "0 0 0 0 0", "0 2 0 0 0", "0 0 0 0 0",
+                       "0 0 0 0 0")
+    asked = rules.apply(state, 0, END)
+    legal = rules.legal_moves(asked, 0)
+    assert legal and all(move["type"] == "move_drop" for move in legal)
+    refused(asked, 0, SKIP, "S3")
+    empty = with_drops(solo(("g_move",)), 0, *(("0 0 0 0 0",) * 4))
+    assert rules.apply(empty, 0, END).pending is None
