@@ -128,8 +128,9 @@ def test_two_processes_play_one_game_with_seats_on_both(processes: list[Server])
             if state["result"] is not None:
                 break
             version = play_one(people[state["active_seats"][0]], rid)
-            for seat, socket in enumerate(sockets):
+            for socket in sockets:  # both processes have heard of the move (Redis: async)
                 socket.reach(version)
+            for seat, socket in enumerate(sockets):
                 answer = via_other[seat].get(f"/api/rooms/{rid}/state").json()
                 assert answer["version"] == version
                 assert socket.view == answer["view"], f"seat {seat} at version {version}"

@@ -130,9 +130,11 @@ GAME = GameSpec(
     score=rules.score_now,
     rules_version=2,
     rule_changes=(
-        RuleChange(2, date(2026, 11, 27), ("S3",), N_(
+        RuleChange(2, date(2026, 11, 27), ("S3", "R13"), N_(
             "Gwidyon's card that moves a drop on your board is an instruction, as the rulebook "
-            "words it: when a drop can move, you move one; it can no longer be skipped.")),
+            "words it: when a drop can move, you move one; it can no longer be skipped. "
+            "Clathrus ruber may choose a water field without drops: it still takes 1 drop off "
+            "a neighbouring field.")),
     ),
 )
 

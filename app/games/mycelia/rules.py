@@ -44,6 +44,8 @@ Decisions where the spec and the rulebook are silent:
   e, X8) is possible only while the player owns more than 3 cards (hand, draw and discard
   piles). The rulebook sets no floor, but a player who removed every card could never empty
   their board, and a table of such players could never end.
+- Clathrus ruber's water field may be empty (:func:`chosen_spec`; rules version 2): the
+  rulebook's "(si hay)" covers both of its removals.
 - Gwidyon's ``g_move`` card (S3) is an instruction, not a choice: the rulebook says "Verplaats
   op je spelbord 1 druppel van een willekeurig veld één veld orthogonaal" (the spec's "move or
   skip" summary is overruled by it). It asks only when a drop can move, and then cannot be
@@ -377,6 +379,18 @@ def neighbours(cell: Cell) -> tuple[Cell, ...]:
     r, c = cell
     return tuple((r + dr, c + dc) for dr, dc in ORTHOGONAL
                  if 0 <= r + dr < ROWS and 0 <= c + dc < COLS)
+
+
+def chosen_spec(part: dict[str, Any]) -> dict[str, Any]:
+    """R13: the fields a field part may choose — its spec, except that a transparent removal
+    followed by a neighbour's (Clathrus ruber, ``water~2:xxn``) may choose its field empty: the
+    rulebook's "Quita hasta 2 gotas (si hay) de una casilla de agua y quita 1 gota (si hay) de
+    cualquier casilla adyacente" says "(si hay)" of both removals, so a dry water field still
+    lets you take a drop off its neighbour (the spec's reading, a drop needed, is overruled)."""
+    spec: dict[str, Any] = part["field"]
+    if spec["mode"] == "upto" and "remove_one_adjacent" in part["do"]:
+        return {**spec, "drops": 0, "mode": "min"}
+    return spec
 
 
 def matching_fields(player: Player, spec: dict[str, Any]) -> tuple[Cell, ...]:
@@ -752,10 +766,10 @@ def _field_step(state: State, part: dict[str, Any]) -> State:
     if walk.anchor is None:
         if walk.rep + 1 > part["times"]:
             return _actor_done(state, part)
-        options = matching_fields(player, part["field"])
+        spec = chosen_spec(part)
+        options = matching_fields(player, spec)
         if not options:
             return _actor_done(state, part)                 # R13, R14: the function lapses
-        spec = part["field"]
         removes = part["do"].count("remove")
         pending = _pending_base(replace(walk, rep=walk.rep + 1), part, "choose_field",
                                 walk.actor, options, max=max(1, removes),

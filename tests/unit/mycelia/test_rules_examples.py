@@ -98,6 +98,22 @@ def test_example_clathrus_ruber():
     assert at(one, (1, 3)) == 0 and one.sanctuary == 1 and one.pending is None
 
 
+def test_R13_clathrus_ruber_may_choose_a_dry_water_field():
+    """Rulebook: "Quita hasta 2 gotas (si hay) de una casilla de agua y quita 1 gota (si hay)
+    de cualquier casilla adyacente": with every water field dry, the card still takes 1 drop
+    off a neighbour of the water field chosen."""
+    board = ("0 0 0 1 0", "0 0 0 0 2", "0 0 0 0 0", "0 0 0 0 0")  # water (1, 3) is dry
+    state = table(2, boards={0: board}, hands={0: ("clathrus_ruber",)})
+    asked = play_card(state, 0, player(state).hand[0])
+    assert (1, 3) in pending(asked).options
+    assert {"type": "choose_field", "cell": [1, 3]} in rules.legal_moves(asked, 0)
+    neighbour = rules.apply(asked, 0, field((1, 3)))
+    assert pending(neighbour).effect == "remove_one_adjacent"
+    assert set(pending(neighbour).options) == {(0, 3), (1, 4)}
+    done = rules.apply(neighbour, 0, field((1, 4)))
+    assert at(done, (1, 4)) == 1 and at(done, (1, 3)) == 0 and done.sanctuary == 1
+
+
 def test_example_hericium_erinaceus():
     board = ("1 0 0 5 0", "0 0 0 0 0", "0 0 0 0 0", "0 0 0 0 0")
     state = table(2, boards={0: board}, hands={0: ("hericium_erinaceus",)})
