@@ -39,6 +39,7 @@ from app.i18n import choose, say
 from app.lobby import api as lobby_api
 from app.lobby.cleanup import Cleanup, start_cleanup
 from app.lobby.service import Lobby
+from app.names import skeleton
 from app.observe import Metrics, configure_logging, counted_error
 from app.realtime.feed import Feeds
 from app.realtime.sockets import game_socket
@@ -256,6 +257,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             resync.start()
         timers = Timers(engine, settings, rooms)
         await lease.start(timers.gained, timers.lost)
+        skeleton("Canopy")  # the confusables table (app/names.py), read before gc.freeze()
         tune_gc()
         tune_threads()
         yield
