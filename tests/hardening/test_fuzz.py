@@ -290,23 +290,20 @@ def test_oversized_frames_close_with_1009(
     rid = seeded["playing"]
     token = seeded["cai"].token
     for frame in ('{"type": "ping", "pad": "' + "€" * 6000 + '"}', "x" * 16_385,
-                  b"\x00" * 20_000, "y" * 1_000_000):
+                  b"\x00" * 20_000, "y" * 1_000_000, "z" * (17 * 1024 * 1024)):
         with connect(ws_url(server, rid, token), max_size=None) as ws:
             ws.recv(timeout=10)
             with contextlib.suppress(ConnectionClosed):  # it may close while we still send
                 ws.send(frame)
             with pytest.raises(ConnectionClosed) as closed:
                 ws.recv(timeout=10)
-            assert closed.value.rcvd is not None
-            assert closed.value.rcvd.code == 1009
-            assert "16384" in closed.value.rcvd.reason, closed.value.rcvd.reason
-    with connect(ws_url(server, rid, token), max_size=None) as ws:
-        ws.recv(timeout=10)
-        with contextlib.suppress(ConnectionClosed):  # it may close while we still send
-            ws.send("z" * (17 * 1024 * 1024))
-        with pytest.raises(ConnectionClosed) as closed:
-            ws.recv(timeout=10)
-        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
+            said = closed.value.rcvd
+            if len(frame) <= 64 * 1024:  # sent whole before the close: the close is read
+                assert said is not None
+            elif said is None:  # still being sent when the server closed: the unsent rest
+                continue  # meets a reset, which may overtake the close frame
+            assert said.code == 1009
+            assert "16384" in said.reason, said.reason
     with connect(ws_url(server, rid, token)) as ws:  # the room and the server are fine
         assert json.loads(ws.recv(timeout=10))["type"] == "snapshot"
         assert answers(ws) == []
