@@ -156,7 +156,9 @@ def test_hidden_cards_stay_hidden_without_public_replays(finished, game_id):
         public = compact(seen) + spectator_log
         secrets = {compact(leaf) for views in played.seats.values()
                    for leaf in hidden_values(views[version], seen)
-                   if leaf is not None and not isinstance(leaf, (int, float, bool))}
+                   # An empty hand or pile hides nothing.
+                   if leaf not in (None, [], {}, "")
+                   and not isinstance(leaf, (int, float, bool))}
         secrets = {secret for secret in secrets if secret not in public}
         hidden_seen += len(secrets)
         answer = client.get(f"/api/rooms/{room}/replay/{version}").json()
