@@ -45,6 +45,10 @@ class Settings(BaseSettings):
     #: Seconds between two full resyncs of one JSON socket (a resync answers the whole view:
     #: sooner is a 429 error frame with ``retry_after``; a resync from the present is free).
     ws_resync_seconds: float = 1.0
+    #: A table's page asks its socket "ping" after this many seconds without a message and
+    #: shows the connection banner (and opens a new socket) after a little over twice that
+    #: without an answer: a network gone quiet is noticed within 5 s at the default.
+    ws_heartbeat_seconds: float = 2.0
     #: Where ``npm ci`` put htmx.org and htmx-ext-ws (served when HTMX_SOURCE=local).
     npm_dir: str = "node_modules"
     #: Set the cookie's Secure flag (behind HTTPS); also sends HSTS.

@@ -49,6 +49,52 @@
   });
 
   // -- the live connection --------------------------------------------------------------
+  // A live page's socket (htmx's ws extension) is watched four times a second:
+  // - open: after HEARTBEAT quiet seconds (WS_HEARTBEAT_SECONDS) the page asks "ping" and
+  //   the server answers "pong"; no answer within HEARTBEAT means the connection is lost even
+  //   though nothing closed it (a network gone quiet): the banner shows, a new socket opens
+  //   (within 4.5 s of the last message at the default 2 s);
+  // - connecting for longer than twice HEARTBEAT: that attempt is given up for a new one;
+  // - closed, whatever the code (htmx itself retries only 1006, 1011, 1012 and 1013): a new
+  //   socket after a short jittered pause, never over 2 s, so a page is back within 3 s of a
+  //   restarted server answering. Only a refusal that would only repeat (4400-4499 but 4408
+  //   and 4429: a room one may no longer read, a game this server cannot open) is final.
+  // Every message counts as heard, so a busy table never pings.
+  var HEARTBEAT = 1000 * (parseFloat(document.body && document.body.dataset.heartbeat) || 2);
+  var live = {heard: 0, since: 0, asked: 0, code: 0, next: 0, retries: 0};
+
+  function pause(retries) {
+    return Math.min(2000, 250 * Math.pow(2, retries)) * (0.5 + Math.random() / 2);
+  }
+  htmx.config.wsReconnectDelay = pause;
+
+  // Each new socket replaces the last one outright: the old one's handlers go, so a late
+  // close of a socket given up never starts a second reconnect.
+  var made = null;
+  htmx.createWebSocket = function (url) {
+    if (made) {
+      made.onopen = made.onclose = made.onerror = made.onmessage = null;
+      try { made.close(); } catch (e) { /* already closed */ }
+    }
+    made = new WebSocket(url);
+    live.since = Date.now();
+    live.asked = 0;
+    return made;
+  };
+
+  // The ws extension keeps its socket wrapper in the element's htmx data.
+  function wrapper() {
+    var element = document.querySelector("[ws-connect]");
+    var data = element && element["htmx-internal-data"];
+    return data && data.webSocket;
+  }
+  function final(code) { return code >= 4400 && code < 4500 && code !== 4408 && code !== 4429; }
+  function renew(w) {
+    live.retries += 1;
+    live.next = Date.now() + pause(live.retries);
+    w.init();
+  }
+
   function connected(up) {
     var banner = document.getElementById("connection");
     if (banner) banner.hidden = up;
@@ -56,9 +102,52 @@
     var t = table();
     if (t) t.inert = !up;
   }
-  document.addEventListener("htmx:wsOpen", function () { connected(true); });
-  document.addEventListener("htmx:wsClose", function () { connected(false); });
+  function watch() {
+    var w = wrapper();
+    if (!w || !w.socket) return;
+    var socket = w.socket, now = Date.now();
+    if (socket.readyState === WebSocket.OPEN) {
+      if (live.asked > live.heard) {  // a ping waits for its answer
+        if (now - live.asked > HEARTBEAT) {
+          connected(false);
+          renew(w);
+        }
+      } else if (now - live.heard >= HEARTBEAT) {
+        live.asked = now;
+        socket.send("ping");
+      }
+    } else if (socket.readyState === WebSocket.CONNECTING) {
+      if (now - live.since > 2 * HEARTBEAT) renew(w);
+    } else if (live.code && !final(live.code) && now >= live.next) {
+      renew(w);
+    }
+  }
+  document.addEventListener("DOMContentLoaded", function () {
+    if (document.querySelector("[ws-connect]")) setInterval(watch, 250);
+  });
+  document.addEventListener("htmx:wsOpen", function () {
+    live.heard = Date.now();
+    live.retries = 0;
+    live.code = 0;
+    connected(true);
+  });
+  document.addEventListener("htmx:wsBeforeMessage", function (e) {
+    live.heard = Date.now();
+    if (e.detail.message === "pong") e.preventDefault();
+  });
+  document.addEventListener("htmx:wsClose", function (e) {
+    connected(false);
+    var code = e.detail.event.code;
+    // htmx retries these by itself (after pause()); the watch takes every other close.
+    live.code = [1006, 1011, 1012, 1013].indexOf(code) >= 0 ? 0 : code || 1005;
+    live.next = Date.now() + pause(live.retries);
+  });
   document.addEventListener("htmx:wsError", function () { connected(false); });
+  window.addEventListener("offline", function () { connected(false); });
+  window.addEventListener("online", function () {
+    var w = wrapper();
+    if (w && w.socket && w.socket.readyState !== WebSocket.OPEN) renew(w);
+  });
 
   // -- controls that need a choice first --------------------------------------------------
   function refreshNeeds() {

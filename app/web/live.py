@@ -135,9 +135,11 @@ class HtmlSocket:
         return {"seats": seats, **regions}
 
     async def read(self) -> None:
-        """The page sends nothing we act on; reading notices the close, and the socket obeys
-        the same size and rate limits as the JSON one (a refusal closes it: htmx would take an
-        error frame for HTML)."""
+        """The page sends only its heartbeat, "ping", answered "pong" (a page that hears
+        nothing for a while knows its connection is lost even when nothing closed it:
+        canopy.js); reading also notices the close, and the socket obeys the same size and
+        rate limits as the JSON one (a refusal closes it: htmx would take an error frame for
+        HTML)."""
         settings, limit = self.ws.app.state.settings, RateLimit(self.ws.app.state.settings.ws_rate)
         while True:
             received = await self.ws.receive()
@@ -148,6 +150,8 @@ class HtmlSocket:
                 await self.ws.close(code=1009 if refusal.status == 413 else 1008,
                                     reason=refusal.detail[:120])
                 return
+            if received.get("text") == "ping":
+                await self.conn.send("pong")
 
 
 async def html_socket(ws: WebSocket) -> None:

@@ -64,6 +64,7 @@ def make_environment(settings: Settings, locale: str = DEFAULT) -> Environment:
     env.globals["locale"] = locale
     env.globals["languages"] = LANGUAGE_NAMES
     env.globals["htmx"] = HTMX_LOCAL if settings.htmx_source == "local" else HTMX_CDN
+    env.globals["heartbeat"] = settings.ws_heartbeat_seconds
     env.filters["tojson_attr"] = lambda value: json.dumps(value, separators=(",", ":"))
     env.globals["move_json"] = lambda value: Markup.escape(
         json.dumps(value, separators=(",", ":")))

@@ -171,6 +171,19 @@ def test_html_socket_pushes_only_changed_regions(players, client):
         assert "You drew" not in update, "Bo must not read Ana's private log line"
 
 
+def test_the_html_socket_answers_the_pages_heartbeat(players, client):
+    """A page asks "ping" when it has heard nothing for a while; "pong" tells it the
+    connection still carries (canopy.js); any other text is read and ignored."""
+    rid = started_room(players)
+    with client.websocket_connect(f"/ws/rooms/{rid}/html?token={players[1].token}") as ws:
+        ws.receive_text()  # the regions
+        ws.send_text("hello")
+        ws.send_text("ping")
+        assert ws.receive_text() == "pong"
+        players[0].post(f"/api/rooms/{rid}/moves", {"move": {"type": "draw", "source": "deck"}})
+        assert 'id="status"' in ws.receive_text()
+
+
 def test_a_lobby_page_opened_before_the_start_reloads_when_its_socket_comes_late(
         players, client):
     """Bo's lobby page may connect its socket after Ana pressed Start: the socket tells it
