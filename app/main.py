@@ -159,9 +159,9 @@ def tune_gc() -> None:
         gc.set_threshold(YOUNG_COLLECTION_EVERY, middle, FULL_COLLECTION_EVERY)
 
 
-def migrate(engine: Engine) -> None:
-    """Upgrade the database to the newest Alembic revision (``migrations/``), in one
-    transaction.
+def migrate(engine: Engine, revision: str = "head", *, down: bool = False) -> None:
+    """Upgrade the database to the newest Alembic revision (``migrations/``), or to
+    ``revision`` (``down``: back to it, as ``alembic downgrade`` does), in one transaction.
 
     On PostgreSQL the transaction first takes the migration lock (``migrations/env.py``,
     :func:`app.db.lock_for_migrations`): processes starting at once on one database migrate
@@ -180,7 +180,7 @@ def migrate(engine: Engine) -> None:
         try:
             with connection.begin():
                 config.attributes["connection"] = connection
-                command.upgrade(config, "head")
+                (command.downgrade if down else command.upgrade)(config, revision)
                 if sqlite:
                     broken = connection.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
                     if broken:

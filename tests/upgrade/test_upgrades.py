@@ -27,8 +27,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from alembic import command
-from alembic.config import Config
 from fastapi.testclient import TestClient
 from sqlalchemy import Boolean, MetaData
 from starlette.websockets import WebSocketDisconnect
@@ -37,7 +35,7 @@ from app.config import Settings
 from app.db import make_engine
 from app.games.base import IllegalMove
 from app.games.registry import get_game
-from app.main import ROOT, create_app
+from app.main import create_app, migrate
 from app.rooms.rebuild import Diverged, rebuild
 from tests.conftest import GENEROUS, bearer, drop_database
 from tests.engines import Postgres
@@ -93,13 +91,9 @@ def restore_postgres(name: str, revision: str, server: Postgres, folder: Path) -
     database = f"upgrade_{name}_{int(time.time() * 1000) % 10**8}"
     server.sql(f'CREATE DATABASE "{database}" TEMPLATE template0')
     url = server.url(database)
-    config = Config(str(ROOT / "alembic.ini"))
-    config.set_main_option("script_location", str(ROOT / "migrations"))
     engine = make_engine(url)
     try:
-        with engine.connect() as connection, connection.begin():
-            config.attributes["connection"] = connection
-            command.upgrade(config, revision)
+        migrate(engine, revision)
         schema = MetaData()
         schema.reflect(engine)
         source = folder / "source.db"
@@ -438,24 +432,6 @@ def test_a_stored_game_that_cannot_be_read_is_a_409_naming_its_room(
     assert len(logged) == 1
 
 
-def _migrate(engine: Any, revision: str, *, down: bool = False) -> None:
-    """Take the schema to ``revision`` with the migrations, as ``alembic upgrade`` or
-    ``alembic downgrade`` would (SQLite's foreign keys off meanwhile, as app.main does)."""
-    config = Config(str(ROOT / "alembic.ini"))
-    config.set_main_option("script_location", str(ROOT / "migrations"))
-    sqlite = engine.dialect.name == "sqlite"
-    with engine.connect() as connection:
-        if sqlite:
-            connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
-            connection.commit()
-        with connection.begin():
-            config.attributes["connection"] = connection
-            (command.downgrade if down else command.upgrade)(config, revision)
-        if sqlite:
-            connection.exec_driver_sql("PRAGMA foreign_keys=ON")
-            connection.commit()
-
-
 @pytest.mark.parametrize("release", [("r0007", "sqlite"), ("r0007", "postgresql")],
                          ids=["r0007-sqlite", "r0007-postgresql"], indirect=True)
 def test_the_newest_migration_goes_back_and_forth(release: Release):
@@ -474,9 +450,9 @@ def test_the_newest_migration_goes_back_and_forth(release: Release):
     assert client.get(f"/api/rooms/{rid}/state", headers=host).json()["rules_version"] \
         == get_game(room["game"]).rules_version
     engine = client.app.state.engine  # type: ignore[attr-defined]
-    _migrate(engine, "0007", down=True)
+    migrate(engine, "0007", down=True)
     assert "rules_version" not in {c["name"] for c in inspect(engine).get_columns("game")}
-    _migrate(engine, "head")
+    migrate(engine, "head")
     client.app.state.rooms.tables.forget(rid)  # type: ignore[attr-defined]
     for listed in release.rooms():
         if listed["status"] != "lobby":
