@@ -55,8 +55,9 @@ def settled(page: Page, player: Player, room: int) -> None:
 @pytest.mark.parametrize("game_id", GAME_IDS)
 def test_after_a_move_on_a_phone_the_prompt_is_in_view(server: str, browser, game_id: str):
     """Ana against bots on a 390 × 844 phone taps the lowest move on the page (a card below
-    the prompt), scrolled to the top of her screen; once her move is back, the prompt is on the screen, every time it
-    changed. At least one of those taps was made with the prompt scrolled out of view."""
+    the prompt), scrolled to the top of her screen; once her move is back, the prompt is on
+    the screen, every time it changed. At least one of those taps was made with the prompt
+    scrolled out of view."""
     ana = Player(server, "Ana")
     room = ana.post("/api/rooms", {"game": game_id, "players": seats_for(game_id)})["id"]
     for _ in range(seats_for(game_id) - 1):
