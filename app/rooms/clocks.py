@@ -1,4 +1,8 @@
-"""Chess clocks for a room's seats: a total time per seat plus an increment per move.
+"""Chess clocks for a room's seats: a total time per seat plus an increment per turn.
+
+The increment is added once per turn, when the game stops waiting for the seat (its turn
+passes to another seat, or it has done its part of a phase everyone plays together), not for
+each move of the turn: a turn made of many clicks gains it once.
 
 The clocks of the seats the game waits for run at once (in a phase everyone plays together,
 every active seat's clock runs); a seat played by a bot has no running clock. The clocks are
@@ -17,6 +21,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
+from app.games.base import Event
+from app.games.words import Msg
+
 #: What happens to a seat whose time runs out.
 ON_TIMEOUT = ("bot", "lose")
 
@@ -31,6 +38,9 @@ class Clocks:
     since: float | None
     increment: float
     on_timeout: str = "bot"
+    #: Seats whose time ran out and that a bot took since the last move: the next stored move
+    #: carries a log line saying so (:meth:`logged`), so it survives a restart.
+    ran_out: tuple[int, ...] = ()
 
     @classmethod
     def start(cls, setting: dict[str, Any], players: int, running: frozenset[int],
@@ -51,12 +61,25 @@ class Clocks:
         """A new reading at ``now``; from then on the clocks of ``running`` run."""
         return replace(self, left=self.reading(now), running=running, since=now)
 
-    def after_move(self, seat: int, now: float, running: frozenset[int]) -> Clocks:
-        """The mover's clock stops and gains the increment; ``running`` run from now on."""
+    def after_move(self, seat: int, now: float, running: frozenset[int],
+                   turn_ended: bool = True) -> Clocks:
+        """A new reading after ``seat`` moved; ``running`` run from now on. The mover gains
+        the increment when the move ended its turn (``turn_ended``: the game no longer waits
+        for the seat), not for a move within it."""
         taken = self.at(now, running)
+        if not turn_ended:
+            return taken
         left = list(taken.left)
         left[seat] += self.increment
         return replace(taken, left=tuple(left))
+
+    def timed_out(self, seat: int) -> Clocks:
+        """``seat`` ran out of time and a bot took it: the next move logs it."""
+        return replace(self, ran_out=(*self.ran_out, seat))
+
+    def logged(self) -> Clocks:
+        """The seats out of time are in the log now."""
+        return replace(self, ran_out=())
 
     def paused(self, now: float) -> Clocks:
         """Stopped at ``now`` (a clean shutdown): nobody's time runs until :meth:`resumed`."""
@@ -79,17 +102,28 @@ class Clocks:
         return min(reading[seat] for seat in self.running)
 
     def to_json(self) -> dict[str, Any]:
-        return {"left": list(self.left), "running": sorted(self.running), "since": self.since,
-                "increment": self.increment, "on_timeout": self.on_timeout}
+        data: dict[str, Any] = {"left": list(self.left), "running": sorted(self.running),
+                                "since": self.since, "increment": self.increment,
+                                "on_timeout": self.on_timeout}
+        if self.ran_out:
+            data["ran_out"] = list(self.ran_out)
+        return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Clocks:
         return cls(tuple(float(x) for x in data["left"]), frozenset(data["running"]),
                    data.get("since"), float(data.get("increment", 0)),
-                   data.get("on_timeout", "bot"))
+                   data.get("on_timeout", "bot"), tuple(data.get("ran_out", ())))
 
     def shown(self, now: float) -> dict[str, Any]:
         """For pages and API clients: seconds left per seat now, and which run."""
         return {"left": [round(x, 1) for x in self.reading(now)],
                 "running": sorted(self.running) if self.since is not None else [],
                 "increment": self.increment, "on_timeout": self.on_timeout}
+
+
+def ran_out_line(seat: int) -> Event:
+    """The log line of a seat whose time ran out and that a bot plays on."""
+    return Event.say("clock.ran_out",
+                     Msg("Time ran out for {player}; a bot took the seat.",
+                         {"player": f"{{p{seat}}}"}), {"seat": seat})

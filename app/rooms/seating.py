@@ -56,8 +56,9 @@ class Seating:
         return table
 
     async def hand_over(self, table: Table, seat: int, level: str, *,
-                        refuse_twice: bool = False) -> None:
-        """A bot of ``level`` plays the person's ``seat`` from now on."""
+                        refuse_twice: bool = False, ran_out: bool = False) -> None:
+        """A bot of ``level`` plays the person's ``seat`` from now on (``ran_out``: because
+        its time ran out, which the next move's log lines say)."""
         async with self.rooms.tables.lock(table.room_id):
             table = await self.rooms.current(table.room_id)
             if table.finished:
@@ -69,6 +70,8 @@ class Seating:
             await self.rooms.store.save_seat(table.room_id, seat, bot_level=level, votes=None)
             table.seat_bots[seat] = level
             table.votes.pop(seat, None)
+            if ran_out and table.clocks is not None:
+                table.clocks = table.clocks.timed_out(seat)
             await self._reseated(table)
 
     async def come_back(self, room_id: int, player_id: int | None) -> Table:

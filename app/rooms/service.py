@@ -33,7 +33,7 @@ from app.games.words import Msg
 from app.i18n import DEFAULT
 from app.rooms.access import Keys, Readers, load_readers
 from app.rooms.bots import Bots
-from app.rooms.clocks import Clocks
+from app.rooms.clocks import Clocks, ran_out_line
 from app.rooms.events import GameMoved, Hub, LobbyChanged, PresenceChanged, RoomEvent
 from app.rooms.lease import AlwaysHeld, Lease
 from app.rooms.seating import Seating
@@ -291,9 +291,13 @@ class RoomService:
             result = table.game.result(after)
             clocks = None
             if table.clocks is not None:
-                running = frozenset() if result else \
-                    table.people_to_move(table.game.active_seats(after))
-                clocks = table.clocks.after_move(seat, now, running)
+                active = table.game.active_seats(after)
+                running = frozenset() if result else table.people_to_move(active)
+                clocks = table.clocks.after_move(seat, now, running,
+                                                 turn_ended=bool(result) or seat not in active)
+                if clocks.ran_out:  # seats a bot took when their time ran out: say so first
+                    events = [ran_out_line(out) for out in clocks.ran_out] + events
+                    clocks = clocks.logged()
             try:
                 await self.store.save(table, seat, move, after, events, result, clocks, now)
             except StaleTable:

@@ -93,7 +93,8 @@ class Timekeeper:
             return [seat]
         for seat in flagged:
             try:
-                await self.rooms.seating.hand_over(table, seat, table.game.bots[0].id)
+                await self.rooms.seating.hand_over(table, seat, table.game.bots[0].id,
+                                                    ran_out=True)
             except ApiError as exc:  # the game ended meanwhile
                 log.info("clock of seat %s in room %s: %s", seat, room_id, exc.detail)
         return flagged

@@ -162,6 +162,21 @@
   document.addEventListener("htmx:oobAfterSwap", refreshNeeds);
   document.addEventListener("DOMContentLoaded", refreshNeeds);
 
+  // -- options that apply only at some player counts --------------------------------------
+  // An option marked data-players="1" (app/web/render.py option_fields) shows only while the
+  // players chosen beside it (the new-table form's select players-<game>) are one of those.
+  function refreshPlayerOptions() {
+    document.querySelectorAll(".game-options").forEach(function (group) {
+      var count = group.querySelector("select[name^='players-']");
+      if (!count) return;
+      group.querySelectorAll("[data-players]").forEach(function (option) {
+        option.hidden = option.dataset.players.split(" ").indexOf(count.value) < 0;
+      });
+    });
+  }
+  document.addEventListener("change", refreshPlayerOptions);
+  document.addEventListener("DOMContentLoaded", refreshPlayerOptions);
+
   // -- messages ---------------------------------------------------------------------------
   function clearLater() {
     var flash = document.getElementById("flash");

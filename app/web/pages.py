@@ -413,7 +413,7 @@ async def room_page(request: Request, room_id: int) -> HTMLResponse:
     origin = own_origin(request.app.state.settings, request.scope)
     ctx: dict[str, Any] = {
         "room": room, "player": player, "spec": game,
-        "options": options_chosen(game, room["options"]),
+        "options": options_chosen(game, room["options"], room["players"]),
         "invite_code": invite_code,
         "invite_url": f"{origin}{room['invite']}" if room["invite"] else None,
         "watch_url": (f"{origin}{room['watch_link']}"
@@ -422,7 +422,7 @@ async def room_page(request: Request, room_id: int) -> HTMLResponse:
     }
     if room["status"] == "lobby":
         return _page(request, "room_lobby.html", **ctx, online=presence.players,
-                     option_fields=option_fields(game))
+                     option_fields=option_fields(game, room["players"]))
     table = await rooms.table(room_id)
     seat, locale, env = table.seat_of(player.id if player else None), _locale(request), _env(
         request)

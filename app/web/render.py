@@ -204,18 +204,25 @@ def _resolve(schema: dict[str, Any], prop: dict[str, Any]) -> dict[str, Any]:
     return {**target, **{k: v for k, v in prop.items() if k not in ("$ref", "allOf")}}
 
 
-def option_fields(game: GameSpec) -> list[dict[str, Any]]:
+def option_fields(game: GameSpec, players: int | None = None) -> list[dict[str, Any]]:
     """The game's options as form fields, from its ``Options`` JSON schema: a checkbox for a
     yes/no, a select for a choice, a number with its bounds, a text field otherwise. A field's
     ``title`` is its label, ``description`` its help; a choice may name its values in
-    ``json_schema_extra={"labels": {value: label}}``."""
+    ``json_schema_extra={"labels": {value: label}}``. An option that applies only at some
+    player counts lists them in ``json_schema_extra={"players": [1]}``: for a room of
+    ``players`` the others are left out (a form that still lets you choose the count shows
+    it only at those counts, ``data-players``)."""
     schema = game.Options.model_json_schema()
     fields = []
     for name, raw in schema.get("properties", {}).items():
         prop = _resolve(schema, raw)
+        counts = prop.get("players")
+        if players is not None and counts is not None and players not in counts:
+            continue
         field: dict[str, Any] = {
             "name": name, "label": prop.get("title", name.replace("_", " ").capitalize()),
             "help": prop.get("description", ""), "default": prop.get("default"),
+            "players": counts,
         }
         labels = prop.get("labels", {})
         if prop.get("type") == "boolean":
@@ -252,10 +259,12 @@ def options_from_form(game: GameSpec, form: dict[str, list[str]]) -> dict[str, A
     return options
 
 
-def options_chosen(game: GameSpec, options: dict[str, Any]) -> list[tuple[str, str]]:
-    """A room's options as (label, value) for people to read."""
+def options_chosen(game: GameSpec, options: dict[str, Any],
+                   players: int | None = None) -> list[tuple[str, str]]:
+    """A room's options as (label, value) for people to read (of a room of ``players``: only
+    the options that apply at that count)."""
     chosen = []
-    for field in option_fields(game):
+    for field in option_fields(game, players):
         value = options.get(field["name"], field["default"])
         if field["kind"] == "checkbox":
             shown = N_("yes") if value else N_("no")

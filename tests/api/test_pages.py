@@ -119,3 +119,34 @@ def test_a_reconstructed_games_components_are_explained_for_players(players, cli
     rid = started_room(players, game="evergreen")
     table = client.get(f"/rooms/{rid}").text
     assert 'href="/games/evergreen/components"' in table
+
+
+def test_an_option_for_some_player_counts_shows_only_at_those_counts(players, client):
+    """An option declared for some player counts (``json_schema_extra={"players": [1]}``):
+    Mycelia's Gwidyon drops show at a solo table, not at a table of two; the new-table form
+    marks it so that it shows only while one player is chosen."""
+    ana = players[0]
+    cookie = {"Cookie": f"canopy_token={ana.token}"}
+    duo = ana.post("/api/rooms", {"game": "mycelia", "players": 2}).json()["id"]
+    page = client.get(f"/rooms/{duo}", headers=cookie).text
+    assert "dew drops (solo)" not in page and "opt-mycelia-gwidyon_drops" not in page
+    assert "opt-mycelia-expansion" in page  # the options for every count stay
+    solo = ana.post("/api/rooms", {"game": "mycelia", "players": 1}).json()["id"]
+    page = client.get(f"/rooms/{solo}", headers=cookie).text
+    assert "dew drops (solo)" in page and "opt-mycelia-gwidyon_drops" in page
+    home = client.get("/", headers=cookie).text
+    field = home[home.index('name="opt-mycelia-gwidyon_drops"') - 300:]
+    assert 'data-players="1"' in field[:300]
+
+
+def test_a_solo_lobby_offers_no_invite_link_and_no_away_vote(players, client):
+    """A room for one seat has nobody to invite and nobody to vote: no invite link, no line
+    on voting an away seat to a bot; a room of two has both."""
+    ana = players[0]
+    cookie = {"Cookie": f"canopy_token={ana.token}"}
+    solo = ana.post("/api/rooms", {"game": "mycelia", "players": 1}).json()["id"]
+    page = client.get(f"/rooms/{solo}", headers=cookie).text
+    assert 'id="invite-link"' not in page and "voted to a bot" not in page
+    duo = ana.post("/api/rooms", {"game": "mycelia", "players": 2}).json()["id"]
+    page = client.get(f"/rooms/{duo}", headers=cookie).text
+    assert 'id="invite-link"' in page and "voted to a bot" in page

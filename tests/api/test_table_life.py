@@ -193,7 +193,10 @@ def test_turn_based_votes_open_after_the_per_move_time_for_the_seat_it_waits_for
 # -- clocks ---------------------------------------------------------------------------------------
 
 
-def test_clocks_run_for_the_active_seat_and_gain_the_increment(app, players, clock):
+def test_clocks_run_for_the_active_seat_and_gain_the_increment_once_per_turn(
+        app, players, clock):
+    """The increment is added when the turn passes on, not for each move of the turn: an
+    Arboretum turn is two draws, a play and a discard (four moves), one increment."""
     ana, bo = players[:2]
     rid = room_with(app, players, clock={"minutes": 1, "increment": 5, "on_timeout": "bot"})
     body = state(ana, rid)
@@ -201,10 +204,18 @@ def test_clocks_run_for_the_active_seat_and_gain_the_increment(app, players, clo
     clock.advance(10)
     assert state(bo, rid)["clocks"]["left"] == [50, 60]
     ana.post(f"/api/rooms/{rid}/moves", {"move": a_move(ana, rid)})  # first draw: still Ana
-    clock.advance(4)
-    ana.post(f"/api/rooms/{rid}/moves", {"move": a_move(ana, rid)})
-    left = state(ana, rid)["clocks"]["left"]
-    assert left[0] == pytest.approx(60 - 14 + 10)  # two moves, two increments
+    assert state(ana, rid)["clocks"]["left"][0] == pytest.approx(50)  # no increment yet
+    moves = 1
+    while 0 in state(ana, rid)["active_seats"]:
+        clock.advance(1)
+        ana.post(f"/api/rooms/{rid}/moves", {"move": a_move(ana, rid)})
+        moves += 1
+        if 0 in state(ana, rid)["active_seats"]:
+            assert state(ana, rid)["clocks"]["left"][0] == pytest.approx(60 - 10 - (moves - 1))
+    assert moves > 2
+    body = state(ana, rid)
+    assert body["clocks"]["running"] == [1]
+    assert body["clocks"]["left"][0] == pytest.approx(60 - 10 - (moves - 1) + 5)  # once
 
 
 def test_a_seat_out_of_time_is_handed_to_a_bot(app, client, players, clock):
@@ -219,6 +230,28 @@ def test_a_seat_out_of_time_is_handed_to_a_bot(app, client, players, clock):
     body = state(bo, rid)
     assert body["seats"][0]["bot"] == FIRST and body["clocks"]["left"][0] == 0
     wait_for(lambda: 1 in state(bo, rid)["active_seats"])  # the bot played Ana's turn
+
+
+def test_a_seat_out_of_time_handed_to_a_bot_is_said_in_the_log(app, client, players, clock):
+    """The log says, in each reader's words, that the time ran out and a bot took the seat;
+    the line is stored with the bot's first move (it reads the same after a reload)."""
+    ana, bo = players[:2]
+    rid = room_with(app, players, clock={"minutes": 1, "increment": 0, "on_timeout": "bot"})
+    clock.advance(61)
+    assert client.portal.call(app.state.rooms.timekeeper.check, rid) == [0]
+    wait_for(lambda: 1 in state(bo, rid)["active_seats"])  # the bot played Ana's turn
+
+    def lines(player: Player, language: str = "en") -> list[str]:
+        log = player.client.get(f"/api/rooms/{rid}/log",
+                                headers={**player.headers, "Accept-Language": language})
+        return [line["text"] for line in log.json()["events"]]
+
+    assert lines(bo)[0] == "Time ran out for Ana; a bot took the seat."
+    assert lines(ana)[0] == "Time ran out for you; a bot took the seat."
+    assert lines(bo, "de")[0] != lines(bo)[0] and "Ana" in lines(bo, "de")[0]
+    assert len([t for t in lines(bo) if "Time ran out" in t]) == 1  # once, not every move
+    app.state.rooms.tables.forget(rid)
+    assert lines(bo)[0] == "Time ran out for Ana; a bot took the seat."
 
 
 def test_a_seat_out_of_time_loses_when_the_room_says_so(app, client, players, clock):

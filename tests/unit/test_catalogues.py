@@ -69,7 +69,8 @@ def split(found: set[str]) -> tuple[set[str], set[str]]:
 @pytest.mark.parametrize("locale", TRANSLATED)
 def test_every_message_is_translated_with_its_fields(domain, locale: str) -> None:
     """Each translation keeps the message's fields (a plural form may spell its number out),
-    names every player the English names, and Spanish writes "de {p0}", never "{p0's}"."""
+    names every player the English names, and Spanish writes "de {p0}" and German "von {p0}"
+    (or "Zug von Bot 2"), never "{p0's}": no English-style possessive ("Bot 2's Zug")."""
     source, _ = domain
     for message in read(source.po(locale), locale):
         if not message.id:
@@ -88,6 +89,9 @@ def test_every_message_is_translated_with_its_fields(domain, locale: str) -> Non
                 assert got_others == others, f"{where}: fields {got_others} in {text!r}"
             if locale == "es":
                 assert "'s}" not in text, f"{where}: Spanish says 'de {{p0}}': {text!r}"
+            if locale == "de":
+                assert "'s}" not in text and not re.search(r"\w['’]s\b", text), \
+                    f"{where}: German says 'von {{p0}}', not an English possessive: {text!r}"
 
 
 @pytest.mark.parametrize("locale", TRANSLATED)

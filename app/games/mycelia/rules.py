@@ -176,7 +176,7 @@ class Options(BaseModel):
                        "sides) instead of the standard side."))
     gwidyon_drops: int = Field(
         GWIDYON_DROPS_DEFAULT, ge=GWIDYON_DROPS_MIN, le=GWIDYON_DROPS_MAX,
-        title=N_("Gwidyon's dew drops (solo)"),
+        title=N_("Gwidyon's dew drops (solo)"), json_schema_extra={"players": [1]},
         description=N_("How many drops Gwidyon starts with in a solo game: 20, or up to 25 to "
                        "slow him down."))
 
