@@ -163,8 +163,8 @@ def test_a_dinosaur_is_chosen_first_then_its_targets_light_up() -> None:
     attack = next(i for i in found["spaces"]["1,0"] if "step-attack" in i["cls"])
     faces = win_faces(1, 0)
     assert faces == 4  # +1 horn against none wins on -1, 0 and both +1
-    assert words(space_words(V.view(state, 0), [1, 0])) == "the plains at (1, 0)"
-    assert words(attack["label"]) == (f"Attack Bo's dinosaur on the plains at (1, 0): wins on "
+    assert words(space_words(V.view(state, 0), [1, 0])) == "the plains at D6"
+    assert words(attack["label"]) == (f"Attack Bo's dinosaur on the plains at D6: wins on "
                                       f"{faces} of the die's 6 faces")
     assert any('input[name="evo-from-step"][value="0,0"]:checked' in rule
                for rule in found["rules"])
