@@ -1514,7 +1514,8 @@ def seat_status(state: State, seat: int) -> SeatStatus:
                 else SeatStatus())
     if phase == BIRTH:
         if active:
-            return SeatStatus(N_("placing a newborn"))
+            return SeatStatus(N_("placing a newborn") if birth_spaces(state, seat)
+                              else N_("ending the birth turn"))
         return SeatStatus(N_("done"), RULE_BIRTH) if seat in state.finished else SeatStatus()
     return SeatStatus()
 

@@ -272,6 +272,7 @@ def test_fase_de_nacimiento_the_prompt_moves_on_to_the_end_of_the_turn() -> None
     assert "Your birth turn: all your newborns are placed" in prompt
     assert "End your birth turn" in prompt and "Place no more newborns" not in prompt
     assert offered(state, 0) == [{"type": "done"}]
+    assert rules.seat_status(state, 0).doing == "ending the birth turn"
     # Without a card the turn ends by itself once the last newborn is placed.
     bare = position(2, rules.BIRTH, board={(-3, -1): 0, (2, -1): 1})
     assert rules.active_seats(play(bare, 0, {"type": "place", "at": [-2, -1]})) == {1}
