@@ -23,6 +23,7 @@ from fastapi.testclient import TestClient
 from sqlmodel import Session, select
 
 from app.games.evo import rules
+from app.games.evo.phrases import space_labels
 from app.games.evo.rules import MOVE_WINDOW, MOVEMENT, SURVIVAL, SURVIVAL_WINDOW, State
 from app.models import Game
 from tests.conftest import Player, started_room
@@ -270,7 +271,7 @@ def test_a_window_choice_stays_sealed_until_the_last_prompted_seat_submits(app, 
         patch = receive_until(ws, "patch")[0]
     assert (patch["from"], patch["to"]) == (sealed_version, sealed_version + 1)
     where = f"the {rules.MAPS[3].terrain[(hidden_at[0], hidden_at[1])]} at " \
-            f"({hidden_at[0]}, {hidden_at[1]})"
+            f"{space_labels(3)[(hidden_at[0], hidden_at[1])]}"
     for who, names in ((ana, ("you", "Bo")), (bo, ("Ana", "you")), (cai, ("Ana", "Bo")),
                        (None, ("Ana", "Bo"))):
         state = reading(client, played, who)
@@ -402,7 +403,8 @@ def test_survival_keep_choices_are_sealed_the_same_way(app, client, players):
         assert after["moves"] == bo_options
         seen[rid] = (after["state"], after["log"], patch["ops"], patch["statuses"])
         assert texts(reading(client, rid, ana)["log"])[-1] == \
-            f"You chose the survivors on the hills at ({keep['at'][0][0]}, {keep['at'][0][1]})"
+            f"You chose the survivors on the hills at " \
+            f"{space_labels(2)[(keep['at'][0][0], keep['at'][0][1])]}"
     assert seen[first] == seen[second], "Bo cannot tell which dinosaur Ana kept"
 
     again = post(ana, first, options[1])

@@ -204,6 +204,39 @@ def test_the_timeline_ends_on_the_result(finished, game_id):
         "the scores move during the game (the game's own count, not zeros until the end)"
 
 
+def test_evo_objeto_del_juego_mp_stay_secret_in_every_view_and_replay_step(finished):
+    """Evo keeps each MP total to its owner until the meteorite falls ("Los jugadores
+    revelan sus fichas de MP"): every seat's view at every version showed its own total
+    only, a spectator's none, and so does every replay step before the end — a seat's step
+    of a public replay its own total only; at the end every total shows."""
+    app, client, played = finished.app, finished.client, finished.games["evo"]
+    room, last = played.room, max(played.spectator)
+
+    def totals(view: dict[str, Any]) -> list[Any]:
+        return [s["mp"] for s in view["seats"]]
+
+    for version, seen in played.spectator.items():
+        ended = seen["result"] is not None
+        assert ended == (version == last)
+        for seat, views in played.seats.items():
+            mine = totals(views[version])
+            assert all(isinstance(mp, int) for mp in mine) if ended else \
+                [mp is None for mp in mine] == [s != seat for s in range(2)], (version, seat)
+        answer = client.get(f"/api/rooms/{room}/replay/{version}").json()
+        assert totals(answer["view"]) == (totals(seen) if ended else [None, None])
+    set_public(app, room)
+    app.state.replays.load(room)
+    try:
+        for version in (1, last // 2, last - 1):
+            for seat in (0, 1):
+                view = client.get(f"/api/rooms/{room}/replay/{version}?seat={seat}").json()
+                assert [mp is None for mp in totals(view["view"])] == \
+                    [s != seat for s in range(2)]
+    finally:
+        set_public(app, room, False)
+        app.state.replays.load(room)
+
+
 def test_a_game_without_a_running_count_scores_zeros_until_the_end():
     """The fallback for a game that declares no ``score``: zeros, then the result's scores."""
     game = dataclasses.replace(get_game("arboretum"), score=None)

@@ -196,7 +196,8 @@ def test_finished_games_show_their_result_and_replay(release: Release):
             assert body["result"][key] == room["result"][key], key
         assert body["timeline"][-1] == room["result"]["scores"]
         first = body["first_version"]
-        if "power-without-use" in room["features"]:  # refused today: only the end is shown
+        if "power-without-use" in room["features"] or refused_today(release, room):
+            # refused today (POW-3; Evo's births before rules version 2): only the end shows
             assert first == last and body["notice"]
             assert client.get(f"/api/rooms/{rid}/replay/0", headers=reader).status_code == 404
         else:  # rebuilt move by move under today's rules
@@ -230,6 +231,64 @@ def test_finished_games_of_people_offer_a_rematch(release: Release):
 
 @pytest.mark.parametrize("release", [("r0002", "sqlite"), ("r0002", "postgresql")],
                          ids=["r0002-sqlite", "r0002-postgresql"], indirect=True)
+def stored_game(release: Release, room: dict[str, Any]
+                ) -> tuple[int, str, str, int, list[tuple[int, str]]]:
+    """The room's stored game as the release's dump holds it: seed, state, options, players
+    and its moves (seat, move JSON) in order."""
+    with sqlite3.connect(":memory:") as db:
+        db.executescript((FIXTURES / f"{release.name}.sql").read_text())
+        seed, state, options, players = db.execute(
+            "SELECT seed, state, options, players FROM game JOIN room ON "
+            "room.id = game.room_id WHERE room.id = ?", (room["id"],)).fetchone()
+        moves = db.execute("SELECT seat, move FROM move JOIN game ON game.id = "
+                           "move.game_id WHERE game.room_id = ? ORDER BY seq",
+                           (room["id"],)).fetchall()
+    return int(seed), state, options, players, moves
+
+
+def refused_today(release: Release, room: dict[str, Any]) -> IllegalMove | None:
+    """The first of the room's stored moves today's rules refuse, replayed from the deal."""
+    seed, _, options, players, moves = stored_game(release, room)
+    game = get_game(room["game"])
+    state = game.setup(players, game.Options.model_validate(json.loads(options)), seed)
+    for seat, move in moves:
+        try:
+            state = game.apply(state, seat, json.loads(move))
+        except IllegalMove as exc:
+            return exc
+    return None
+
+
+def test_an_evo_birth_of_rules_version_1_stays_a_fact(release: Release):
+    """Before Evo's rules version 2 newborns were placed one at a time round the table; today
+    each player places all its newborns in its turn. A finished game whose births went round
+    the table stands as stored — its result, its final board and its log — and its replay
+    shows the end with a notice, since today's rules refuse its first round-robin placement
+    ("it is not your turn"): the only refusal its moves meet."""
+    from app.games.evo import rules as evo
+
+    finished = [r for r in release.rooms("finished") if r["game"] == "evo"]
+    if not finished:
+        pytest.skip(f"{release.name} had no Evo")
+    for room in finished:
+        refusal = refused_today(release, room)
+        if refusal is None:  # births that never differed (one newborn each)
+            continue
+        assert refusal.rule == evo.RULE_TURN, refusal
+        seed, _, _, players, moves = stored_game(release, room)
+        game = get_game("evo")
+        state = game.setup(players, game.Options(), seed)
+        for seat, move in moves:
+            if seat not in game.active_seats(state):
+                assert state.phase == evo.BIRTH and json.loads(move)["type"] == "place"
+                break
+            state = game.apply(state, seat, json.loads(move))
+        reader = release.as_player(release.seated(room))
+        body = release.client.get(f"/api/rooms/{room['id']}/replay", headers=reader).json()
+        assert body["first_version"] == room["version"] and body["notice"]
+        assert body["result"]["scores"] == room["result"]["scores"]
+
+
 def test_a_power_move_todays_rules_refuse_stays_a_fact(release: Release):
     """At 7aa4a46 a power could be used with no use left (POW-3 since): today's rules refuse
     the stored move, yet the game loads from its snapshot, keeps its version and result, and

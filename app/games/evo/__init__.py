@@ -8,19 +8,28 @@ RECONSTRUCTED (its docstring; ``about_components`` tells players).
 
 from __future__ import annotations
 
+from datetime import date
 from pathlib import Path
 
-from app.games.base import RANDOM_BOT, BotLevel, GameSpec, NoOptions, RuleText
+from app.games.base import RANDOM_BOT, BotLevel, GameSpec, NoOptions, RuleChange, RuleText
 from app.games.evo import bot, data, rules, table, views
 from app.games.words import N_
 
 #: The rules panel: every rule a refusal or a finished status cites, under its heading in the
 #: Spanish rulebook (the rule ids), in the rulebook's order; summaries in our own words.
 RULES = (
+    RuleText(rules.RULE_GOAL, N_("Mutation points"), N_(
+        "You earn mutation points (MP) during the game and spend them on genes; the most MP "
+        "when the meteorite falls wins. Your MP total is secret, like MP tokens kept face "
+        "down: only you see yours, and everyone's is revealed when the game ends. What "
+        "changes it is public all the same: the bids paid in the lab and the MP each player "
+        "scores for their dinosaurs are in the log.")),
     RuleText(rules.RULE_TURN, N_("How to play"), N_(
         "A game lasts 9 to 11 rounds. Each round has six phases in this order: climate, "
         "mutation, initiative, movement, birth and survival, each finished before the next "
-        "begins. Only the players the table waits for act, with a move of the phase.")),
+        "begins. The climate phase plays itself: its token is revealed as the round begins, "
+        "so the table opens at round 1's mutation phase with round 1's climate already "
+        "drawn. Only the players the table waits for act, with a move of the phase.")),
     RuleText(rules.RULE_CLIMATE, N_("Climate phase"), N_(
         "The top climate token is revealed and turns the climate wheel: its section says which "
         "terrain is temperate, hot, cold or deadly this round. When the meteorite comes up the "
@@ -68,9 +77,11 @@ RULES = (
         "difference in horns: on a win the defender dies and the attacker takes its space; "
         "the attacker never dies.")),
     RuleText(rules.RULE_BIRTH, N_("Birth phase"), N_(
-        "In initiative order, one at a time, players place their newborns (1 per egg) on "
-        "empty spaces next to a parent: one of their dinosaurs on the island when the phase "
-        "began. A species has at most 8 dinosaurs.")),
+        "In initiative order, each player in their turn places all their newborns (1 per "
+        "egg) on empty spaces next to a parent: one of their dinosaurs on the island when "
+        "the phase began. A player with no dinosaur on the island then places the first "
+        "newborn on any empty space and each further one next to one of these newborns. A "
+        "species has at most 8 dinosaurs; newborns not placed are lost.")),
     RuleText(rules.RULE_SURVIVAL, N_("Survival phase"), N_(
         "Dinosaurs on temperate terrain survive; on hot terrain one per parasol, on cold "
         "terrain one per fur, on deadly terrain none. Players with a choice choose at once "
@@ -122,6 +133,14 @@ GAME = GameSpec(
     about_components=data.ABOUT_COMPONENTS,
     rules=RULES,
     score=rules.score_now,
+    rules_version=2,
+    rule_changes=(
+        RuleChange(2, date(2026, 11, 27), (rules.RULE_BIRTH, rules.RULE_GOAL), N_(
+            "Births follow the initiative order as movement does: each player places all "
+            "their newborns in their own turn, instead of one newborn at a time round the "
+            "table. MP totals are secret until the end, as the rulebook keeps the MP tokens: "
+            "each player sees only their own until the meteorite falls.")),
+    ),
 )
 
 __all__ = ["GAME"]

@@ -51,11 +51,18 @@ TERRAIN_LETTERS: Final = MappingProxyType(
 TERRAIN_NAMES: Final = MappingProxyType(
     {"beach": N_("beach"), "plains": N_("plains"), "hills": N_("hills"),
      "mountains": N_("mountains")})
-#: A space in words, as the log and the labels name it: "the hills at (2, -1)" (one message
-#: per terrain, so that each language gives it its article and case).
+#: A space in words, as the log and the labels name it: "the hills at C4", by the label the
+#: map draws on it (phrases.space_labels; one message per terrain, so that each language
+#: gives it its article and case).
 SPACE_NAMES: Final = MappingProxyType({
-    "beach": N_("the beach at ({q}, {r})"), "plains": N_("the plains at ({q}, {r})"),
-    "hills": N_("the hills at ({q}, {r})"), "mountains": N_("the mountains at ({q}, {r})")})
+    "beach": N_("the beach at {space}"), "plains": N_("the plains at {space}"),
+    "hills": N_("the hills at {space}"), "mountains": N_("the mountains at {space}")})
+#: How log lines stored before the map drew its labels named a space, "the hills at (2, -1)"
+#: (axial coordinates): a stored log line is a fact and keeps its words; these stay in the
+#: catalogues so that such lines still read in every language.
+STORED_SPACE_NAMES: Final = (
+    N_("the beach at ({q}, {r})"), N_("the plains at ({q}, {r})"),
+    N_("the hills at ({q}, {r})"), N_("the mountains at ({q}, {r})"))
 #: The colours of the board (desert yellow, green, brown, white).
 TERRAIN_COLOURS: Final = MappingProxyType(
     {"beach": "#e9d48a", "plains": "#8fc46a", "hills": "#b0875a", "mountains": "#f2f2ee"})

@@ -8,7 +8,9 @@ are filled last, for the reader (English "you" / "your" for the reader's own sea
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from functools import cache
+from types import MappingProxyType
 
 from app.games.evo.data import EVENT_CARDS, GENES, MAPS, SPACE_NAMES
 from app.games.words import Msg, seat
@@ -19,10 +21,26 @@ def seats(indices: Iterable[int]) -> list[str]:
     return [seat(i) for i in indices]
 
 
+#: The rows of an island as its labels letter them, top row first.
+ROW_LETTERS = "ABCDEFGHIJ"
+
+
+@cache
+def space_labels(players: int) -> Mapping[tuple[int, int], str]:
+    """The label the island draws on each space, as a map's grid reads: the row's letter,
+    top row A, then the space's place in its row from the left, 1 first — "C4"."""
+    cells = MAPS[players].terrain
+    rows = sorted({r for _, r in cells})
+    return MappingProxyType({
+        (q, r): f"{ROW_LETTERS[rows.index(r)]}{place}"
+        for r in rows
+        for place, q in enumerate(sorted(q for q, rr in cells if rr == r), start=1)})
+
+
 def space(players: int, cell: Sequence[int]) -> Msg:
-    """A space in words: "the hills at (2, -1)"."""
-    q, r = int(cell[0]), int(cell[1])
-    return Msg(SPACE_NAMES[MAPS[players].terrain[(q, r)]], {"q": q, "r": r})
+    """A space in words, by the label the map shows on it: "the hills at C4"."""
+    at = (int(cell[0]), int(cell[1]))
+    return Msg(SPACE_NAMES[MAPS[players].terrain[at]], {"space": space_labels(players)[at]})
 
 
 def gene(gene_id: str) -> Msg:

@@ -10,6 +10,7 @@ Refusals cite the rulebook section they break, by its Spanish heading as printed
 numbers no clauses; event cards, which the rulebook treats in "Cartas de evento", include the
 sealed windows of the spec's "Digital moves"):
 
+- ``Objeto del juego`` (:data:`RULE_GOAL`): MP, kept face down until the end;
 - ``Como se Juega`` (:data:`RULE_TURN`): who acts in which phase, and what a move is;
 - ``Fase climática`` (:data:`RULE_CLIMATE`): the meteorite ends the game at once;
 - ``Fase de mutación`` (:data:`RULE_MUTATION`): bids, displacement, costs;
@@ -46,9 +47,17 @@ Decisions where the rulebook and the spec are silent (tests/unit/evo/test_decisi
 7. A bid is refused when the player cannot pay it at once, even if Bargain could be played
    first: Bargain is played before the marker, as a move of its own.
 
-Spec and rulebook disagree once: the spec lets Spontaneous Mutation ignore the no-duplicate
-rule, but the rulebook says "Nunca puede haber dos genes idénticos en la misma fase de
-mutación"; the card therefore draws among the bag's genes not in the lab this phase.
+Spec and rulebook disagree three times, and the rulebook's word is followed:
+
+- the spec lets Spontaneous Mutation ignore the no-duplicate rule, but the rulebook says
+  "Nunca puede haber dos genes idénticos en la misma fase de mutación"; the card therefore
+  draws among the bag's genes not in the lab this phase;
+- the spec places one newborn per turn, round robin; the rulebook's "Los jugadores colocan
+  nuevos dinosaurios en orden de iniciativa" reads as its movement phase does ("cada jugador
+  mueve sus dinosaurios"): each player places all its newborns in its turn, in initiative
+  order (rules version 2, :func:`_place`);
+- the spec makes MP totals public; the rulebook's "Los jugadores revelan sus fichas de MP"
+  at the end keeps each total to its owner until then (views.py).
 
 The state is a frozen dataclass whose fields never change once built (the board dict is
 copied, never mutated). Randomness comes from ``seeded_rng(seed, "evo", counter)`` with the
@@ -103,6 +112,7 @@ Marker = tuple[int, int | None]
 #: Something that happened, for the log: (key, params).
 Happening = tuple[str, JSON]
 
+RULE_GOAL = "Objeto del juego"
 RULE_TURN = "Como se Juega"
 RULE_CLIMATE = "Fase climática"
 RULE_MUTATION = "Fase de mutación"
@@ -782,7 +792,11 @@ def _start_birth(state: State, log: list[Happening]) -> State:
 
 def _next_placer(state: State) -> State:
     """The next seat in initiative order that is not done with the phase (turn = players when
-    all are)."""
+    all are). A birth turn ends only when its seat is done with the phase (rules version 2:
+    each player places all its newborns in its turn), so the order never wraps round — except
+    in a game stored mid-birth under version 1 (one newborn per turn, round robin): a seat
+    passed over then with newborns left gets its turn after the last one, and places them
+    all."""
     n = state.players
     for step in range(1, n + 1):
         index = (state.turn + step) % n
@@ -1396,7 +1410,10 @@ def _done(state: State, seat: int, log: list[Happening]) -> State:
 
 def _place(state: State, seat: int, move: Move, log: list[Happening]) -> State:
     """"Fase de nacimiento": one newborn next to a parent (3 spaces with thick shell or Nomad
-    Nest); with killer babies on an opponent's dinosaur, with a roll of the die."""
+    Nest); with killer babies on an opponent's dinosaur, with a roll of the die. "Los
+    jugadores colocan nuevos dinosaurios en orden de iniciativa", read as movement reads: the
+    placer's turn goes on until it is done with all its newborns (:func:`_advance` ends it
+    when none is left to place, unless it holds an event card)."""
     at = _cell(move.get("at"), RULE_BIRTH)
     _on_map(state, at, RULE_BIRTH)
     if state.newborns[seat] <= 0:
@@ -1435,7 +1452,7 @@ def _place(state: State, seat: int, move: Move, log: list[Happening]) -> State:
                 state, board=board,
                 parents=_set(state.parents, owner, state.parents[owner] - {at}),
                 born=_set(state.born, owner, state.born[owner] - {at})), seat, at)
-    return _next_placer(state)
+    return state  # the turn goes on: the placer places all its newborns (version 2)
 
 
 def _add_newborn(state: State, seat: int, at: Cell) -> State:
@@ -1497,7 +1514,8 @@ def seat_status(state: State, seat: int) -> SeatStatus:
                 else SeatStatus())
     if phase == BIRTH:
         if active:
-            return SeatStatus(N_("placing a newborn"))
+            return SeatStatus(N_("placing a newborn") if birth_spaces(state, seat)
+                              else N_("ending the birth turn"))
         return SeatStatus(N_("done"), RULE_BIRTH) if seat in state.finished else SeatStatus()
     return SeatStatus()
 
@@ -1506,8 +1524,10 @@ def score_now(state: State) -> tuple[int, ...]:
     """Each seat's mutation points as the game stands ("Objeto del juego": you earn MP during
     the game and the player with the most at its end wins): 6 at the start ("Preparar"), minus
     the bids paid in each mutation phase, plus 1 per own dinosaur on the board after each
-    survival phase ("Fase de supervivencia"). MP totals are public (spec, "Information"). At
-    the end, the result's scores."""
+    survival phase ("Fase de supervivencia"). The views keep each total to its owner until
+    the end (views.py), but every change is public — the bids paid, the MP scored —, so the
+    count is read from what every seat sees; the platform shows it only once the game is over
+    (a replay's chart, a forfeit's ranking). At the end, the result's scores."""
     return tuple(state.mp)
 
 

@@ -47,6 +47,8 @@ class Hex:
     points: str
     left: float
     top: float
+    #: The label drawn on it, by which every line names it: "C4" (phrases.space_labels).
+    label: str
 
 
 @dataclass(frozen=True)
@@ -97,7 +99,8 @@ def _island(players: int) -> Island:
             key=f"{cell[0]},{cell[1]}", at=cell, terrain=board.terrain[cell],
             coastal=cell in board.coastal, x=round(x, 3), y=round(y, 3),
             points=" ".join(f"{cx},{cy}" for cx, cy in corners),
-            left=round((x - left) / width * 100, 3), top=round((y - top) / height * 100, 3)))
+            left=round((x - left) / width * 100, 3), top=round((y - top) / height * 100, 3),
+            label=phrases.space_labels(players)[cell]))
     columns = round((max(xs) - min(xs)) / ROOT3) + 1
     return Island(spaces=tuple(spaces), coast="".join(coast),
                   view_box=f"{left:.3f} {top:.3f} {width:.3f} {height:.3f}",
@@ -117,21 +120,22 @@ def _key(cell: list[int]) -> str:
 
 
 def space_words(view: JSON, cell: list[int]) -> Msg:
-    """ "the hills at (2, -1)", as the log names a space."""
+    """ "the hills at C4", as the log names a space (by the label the map draws on it)."""
     return phrases.space(view["players"], cell)
 
 
-#: A space named on its own, as a label begins: "Hills at (2, -1)".
-SPOT_NAMES = {"beach": N_("Beach at ({q}, {r})"), "plains": N_("Plains at ({q}, {r})"),
-              "hills": N_("Hills at ({q}, {r})"), "mountains": N_("Mountains at ({q}, {r})")}
+#: A space named on its own, as a label begins: "Hills at C4".
+SPOT_NAMES = {"beach": N_("Beach at {space}"), "plains": N_("Plains at {space}"),
+              "hills": N_("Hills at {space}"), "mountains": N_("Mountains at {space}")}
 
 
 def spot_label(view: JSON, space: JSON) -> Msg:
-    """What a screen reader says of a space: "Hills at (2, -1), on the coast, hot: Bo's
+    """What a screen reader says of a space: "Hills at C4, on the coast, hot: Bo's
     dinosaur"."""
     q, r = space["at"]
     terrain, climate = space["terrain"], space["climate"]
-    args = {"space": Msg(SPOT_NAMES[terrain], {"q": q, "r": r}),
+    label = phrases.space_labels(view["players"])[(q, r)]
+    args = {"space": Msg(SPOT_NAMES[terrain], {"space": label}),
             "climate": Msg(data.CLIMATE_NAMES[climate])}
     place = (Msg("{space}, on the coast, {climate}", args) if space["coastal"]
              else Msg("{space}, {climate}", args))
@@ -159,7 +163,7 @@ PLACES = (N_("Take the 1st place"), N_("Take the 2nd place"), N_("Take the 3rd p
 
 
 def cards_words(view: JSON, cards: list[JSON]) -> Msg | list[Msg]:
-    """Cards chosen in a window: "Camouflage on your dinosaur on the hills at (2, -1) and
+    """Cards chosen in a window: "Camouflage on your dinosaur on the hills at C4 and
     Battle Rage" (a list joined with the language's "and"), or "no card"."""
     if not cards:
         return Msg("no card")
@@ -357,8 +361,8 @@ def marker_words(column: JSON) -> Msg:
 
 
 def roll_words(view: JSON) -> Msg:
-    """The last roll of the die in a sentence: "Ana attacked the hills at (1, 0): the
-    attacker won."."""
+    """The last roll of the die in a sentence: "Ana attacked the hills at C4: the attacker
+    won."."""
     roll = view["last_roll"]
     outcome = OUTCOME_WORDS[roll["outcome"]]
     args = {**words.who(p0=roll["seat"]), "space": space_words(view, roll["at"]),
@@ -425,8 +429,10 @@ def _outlook_line(line: JSON) -> Msg:
 
 def outlook_words(view: JSON, seat: int) -> Msg:
     """:func:`outlook` for ``seat`` in a sentence: "Bo: 2 on hot ground, 1 survives" (or
-    "Bo: every dinosaur safe")."""
+    "Bo: every dinosaur safe", or "Bo: no dinosaur on the island")."""
     lines: list[Msg | str] = [_outlook_line(line) for line in outlook(view, seat)]
+    if not view["seats"][seat]["dinosaurs"]:
+        return Msg("{p0}: no dinosaur on the island", words.who(p0=seat))
     if not lines:
         return Msg("{p0}: every dinosaur safe", words.who(p0=seat))
     return Msg("{p0}: {lines}", {**words.who(p0=seat), "lines": phrases.chain(lines)})

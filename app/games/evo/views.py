@@ -4,9 +4,13 @@ Hidden (spec "Information"): the cards in each hand (the count is public), the e
 (its size is public), the bag (its size is public; which unique genes are in it is not), the
 climate pile (its size is public; the holder of sixth sense sees its top token), the token set
 aside and the unique genes left in the box (never revealed), and sealed submissions (window
-cards, survival choices) until every prompted seat has submitted. MP are public (spec
-decision), and so are the board, the species sheets, the lab and its bids, the initiative
-track, the wheel, revealed tokens, played cards and every die roll.
+cards, survival choices) until every prompted seat has submitted, and each player's MP total
+(``mp`` is None in every view but its owner's until the game is over): "Los jugadores revelan
+sus fichas de MP" at the end, so the tokens are kept face down until then — the rulebook's
+word over the spec's decision (public totals). What changes MP stays public as at the table:
+the bids paid and the MP scored per dinosaur are in the log, the totals are not. Public too:
+the board, the species sheets, the lab and its bids, the initiative track, the wheel,
+revealed tokens, played cards and every die roll.
 
 ``view(state, seat)`` — ``seat`` None is a spectator — returns::
 
@@ -27,9 +31,11 @@ track, the wheel, revealed tokens, played cards and every die roll.
      "last_roll": {"seat", "for", "face", "outcome", "at", "from", "number"} | null,
      "last_dead": [[[q, r], ...] per seat] (the last survival phase's losses),
      "window": {"phase", "prompted": [seats], "sealed": [seats]} | null,
-     "seats": [{"seat", "mp", "dinosaurs", "supply", "genes": [ids], "species": {...},
+     "seats": [{"seat", "mp" (own seat, or once over; else null), "dinosaurs", "supply",
+                "genes": [ids], "species": {...},
                 "hand_count", "hand": [ids] | null, "in_force": [card ids],
                 "sealed": bool, "submission": ... (own seat only), "newborns",
+                "born_near": "parents" | "anywhere" | "newborns" | null (birth only),
                 "survival": {...} | null, "status"}],
      "result": Result JSON | null}
 
@@ -111,13 +117,27 @@ def _survival(state: State, seat: int) -> JSON | None:
             "allowed": dict(plan.allowed), "extra": plan.extra, "kept": plan.kept}
 
 
+def _born_near(state: State, seat: int) -> str | None:
+    """Birth: where the seat's next newborn may be born — "parents" (next to its dinosaurs
+    on the island when the phase began), "anywhere" (it had none: its first newborn goes on
+    any empty space) or "newborns" (it had none: next to one of its newborns of this
+    phase)."""
+    if state.phase != BIRTH:
+        return None
+    if seat not in state.orphans:
+        return "parents"
+    if any(state.board.get(c) == seat for c in state.born[seat]):
+        return "newborns"
+    return "anywhere"
+
+
 def _seat_json(state: State, seat: int, viewer: int | None) -> JSON:
     sealed = ((state.phase in WINDOWS and state.plays[seat] is not None)
               or (state.phase == SURVIVAL and state.keeps[seat] is not None))
     own = seat == viewer
     return {
         "seat": seat,
-        "mp": state.mp[seat],
+        "mp": state.mp[seat] if own or state.over else None,
         "dinosaurs": rules.on_board(state, seat),
         "supply": rules.supply(state, seat),
         "genes": list(state.genes[seat]),
@@ -128,6 +148,7 @@ def _seat_json(state: State, seat: int, viewer: int | None) -> JSON:
         "sealed": sealed,
         "submission": _submission(state, seat) if own else None,
         "newborns": state.newborns[seat] if state.phase == BIRTH else 0,
+        "born_near": _born_near(state, seat),
         "survival": _survival(state, seat),
         "status": rules.seat_status(state, seat).doing,
     }
@@ -171,7 +192,8 @@ def view(state: State, seat: int | None) -> JSON:
                   "climates": rules.climates(state)},
         "climate_pile": {
             "count": len(state.pile), "revealed": list(state.revealed),
-            "next": state.pile[0] if state.pile and _sees_next_token(state, viewer) else None},
+            "next": state.pile[0] if state.pile and not state.over
+            and _sees_next_token(state, viewer) else None},
         "spaces": [
             {"at": [*cell], "terrain": terrain, "climate": rules.climate_at(state, cell),
              "coastal": cell in island.coastal, "start": starts.get(cell),
@@ -214,7 +236,7 @@ DEAD_PARTS = {"temperate": N_("{n} temperate"), "hot": N_("{n} hot"), "cold": N_
 
 
 def _space(state: State, cell: list[int] | Cell) -> Msg:
-    """A space in words: "the hills at (2, -1)"."""
+    """A space in words: "the hills at C4"."""
     return phrases.space(state.players, cell)
 
 

@@ -3,6 +3,7 @@ bidding with displacement, survival, birth. Maps as drawn in tests/unit/evo/test
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 
 import pytest
@@ -149,7 +150,7 @@ def test_ice_cold_against_one_fur(coat, survive):
 def test_newborns_only_next_to_parents_present_when_the_phase_began():
     state = position(phase=BIRTH, board={(-3, -1): 0, (2, -1): 1}, genes={0: ("egg",)})
     state = play(state, 0, {"type": "place", "at": [-2, -1]})
-    state = play(state, 1, {"type": "done"})
+    assert rules.active_seats(state) == {0}  # its turn goes on: one newborn left
     spaces = {tuple(m["at"]) for m in rules.legal_moves(state, 0) if m["type"] == "place"}
     assert (-1, -1) not in spaces  # next to the newborn only: a newborn is not a parent
     assert spaces == {(-4, -1), (-3, 0), (-3, -2), (-2, -2), (-4, 0)}
@@ -171,7 +172,10 @@ def test_thick_shell_reaches_path_distance_three():
     assert all(rules.path_distance(2, (-3, -1), s) <= 3 for s in spaces)
 
 
-def test_one_newborn_per_turn_in_initiative_order():
+def test_fase_de_nacimiento_each_player_places_all_its_newborns_in_initiative_order():
+    """"Los jugadores colocan nuevos dinosaurios en orden de iniciativa", read as the movement
+    phase: each player in its turn places all its newborns (rules version 2; the spec's "one
+    newborn per turn, round robin" was version 1)."""
     state = position(phase=BIRTH, board={(-3, -1): 0, (2, -1): 1}, initiative=(1, 0),
                      genes={0: ("egg",), 1: ("egg",)})
     order = []
@@ -179,7 +183,41 @@ def test_one_newborn_per_turn_in_initiative_order():
         seat = next(iter(rules.active_seats(state)))
         order.append(seat)
         state = play(state, seat, rules.legal_moves(state, seat)[0])
-    assert order == [1, 0, 1, 0]
+    assert order == [1, 1, 0, 0]
+
+
+def test_fase_de_nacimiento_a_player_may_stop_early_and_loses_the_rest():
+    state = position(phase=BIRTH, board={(-3, -1): 0, (2, -1): 1}, genes={0: ("egg", "egg")})
+    state = play(state, 0, {"type": "place", "at": [-2, -1]})
+    state = play(state, 0, {"type": "done"})
+    assert rules.active_seats(state) == {1} and rules.on_board(state, 0) == 2
+    assert rules.legal_moves(state, 0) == []
+
+
+def test_fase_de_nacimiento_a_game_stored_mid_birth_under_round_robin_plays_on():
+    """A game stored under rules version 1 in the middle of a birth phase — seat 0 placed one
+    of its two newborns and the turn passed to seat 1, round robin — loads and plays on: seat
+    1 and then seat 2 place all theirs, and then seat 0, passed over with a newborn left,
+    places it; then the phase ends."""
+    from app.games.evo import GAME
+
+    start = position(3, BIRTH, board={(3, -2): 0, (-2, 4): 1, (-2, -2): 2},
+                     genes={0: ("egg",), 1: ("egg",), 2: ("egg",)})
+    assert start.newborns == (2, 2, 2)
+    placed = play(start, 0, rules.legal_moves(start, 0)[0])
+    old = replace(placed, turn=1)  # what version 1 stored: seat 1's turn, seat 0 not done
+    stored = GAME.load(json.loads(json.dumps(GAME.dump(old))))
+    assert GAME.dump(stored) == GAME.dump(old)
+    order, born = [], []
+    state = stored
+    while state.phase == BIRTH:
+        (seat,) = rules.active_seats(state)
+        order.append(seat)
+        move = rules.legal_moves(state, seat)[0]
+        assert move["type"] == "place"
+        born += [p["seat"] for key, p in rules.happenings(state, seat, move) if key == "born"]
+        state = play(state, seat, move)
+    assert order == born == [1, 1, 2, 2, 0]
 
 
 def test_at_most_eight_dinosaurs_on_the_board():

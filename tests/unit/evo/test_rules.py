@@ -351,11 +351,32 @@ def test_a_chameleon_may_choose_to_die(monkeypatch):
     assert state.board == {(2, -2): 0}
 
 
+# --- Objeto del juego ---------------------------------------------------------------------------
+
+
+def test_objeto_del_juego():
+    """"Los jugadores revelan sus fichas de MP" at the end: until then each player sees its
+    own MP total only (spectators none); once the meteorite falls, everyone's."""
+    from app.games.evo import views
+
+    state = position(3, MUTATION, lab=("horn", "fur"), mp=(6, 9, 4),
+                     board={(3, -2): 0, (-2, 4): 1, (-2, -2): 2})
+    for seat in range(3):
+        assert [s["mp"] for s in views.view(state, seat)["seats"]] == \
+            [state.mp[s] if s == seat else None for s in range(3)]
+    assert [s["mp"] for s in views.view(state, None)["seats"]] == [None, None, None]
+    over = replace(state, phase=OVER)
+    for seat in (0, 1, 2, None):
+        assert [s["mp"] for s in views.view(over, seat)["seats"]] == [6, 9, 4]
+    assert rules.result(over).scores == (6, 9, 4)
+
+
 # --- Fase de nacimiento -------------------------------------------------------------------------
 
 
 def test_fase_de_nacimiento():
-    """A newborn is born on an empty space next to a parent, one per turn."""
+    """A newborn is born on an empty space next to a parent; the placer's turn ends when it
+    has placed all its newborns (rules version 2)."""
     state = position(phase=BIRTH, board={(-3, -1): 0, (2, -1): 1})
     spaces = {tuple(m["at"]) for m in rules.legal_moves(state, 0) if m["type"] == "place"}
     assert spaces == {(-2, -1), (-4, -1), (-3, 0), (-3, -2), (-2, -2), (-4, 0)}

@@ -14,9 +14,9 @@ import pytest
 
 from app.config import Settings
 from app.games.base import Move
-from app.games.evo import GAME, data, rules
+from app.games.evo import GAME, data, phrases, rules
 from app.games.evo import views as V
-from app.games.evo.rules import State
+from app.games.evo.rules import MUTATION, State
 from app.games.evo.table import (
     ISLANDS,
     STEP_ORDER,
@@ -163,8 +163,8 @@ def test_a_dinosaur_is_chosen_first_then_its_targets_light_up() -> None:
     attack = next(i for i in found["spaces"]["1,0"] if "step-attack" in i["cls"])
     faces = win_faces(1, 0)
     assert faces == 4  # +1 horn against none wins on -1, 0 and both +1
-    assert words(space_words(V.view(state, 0), [1, 0])) == "the plains at (1, 0)"
-    assert words(attack["label"]) == (f"Attack Bo's dinosaur on the plains at (1, 0): wins on "
+    assert words(space_words(V.view(state, 0), [1, 0])) == "the plains at D6"
+    assert words(attack["label"]) == (f"Attack Bo's dinosaur on the plains at D6: wins on "
                                       f"{faces} of the die's 6 faces")
     assert any('input[name="evo-from-step"][value="0,0"]:checked' in rule
                for rule in found["rules"])
@@ -253,3 +253,134 @@ def test_shared_win_headline() -> None:
     assert isinstance(result.headline, Msg)
     assert result.headline.english() == ("{p0} and {p1} shared the win with 4 MP and 1 "
                                          "dinosaur each")
+
+
+# --- issue 24: births, positions, MP, the rules panel, the end ------------------------------
+
+
+def test_fase_de_nacimiento_the_prompt_moves_on_to_the_end_of_the_turn() -> None:
+    """Once its newborns are placed, a seat holding a card is asked to end its birth turn
+    (the table waits for a card holder, "Cartas de evento"): never "0 newborns to place"."""
+    state = position(2, rules.BIRTH, board={(-3, -1): 0, (2, -1): 1}, hands={0: ("rage",)})
+    before = shown(state, 0)["prompt"]
+    assert "Your birth turn: 1 newborn to place" in before
+    assert "You place them all in this turn." in before and "Place no more newborns" in before
+    state = play(state, 0, {"type": "place", "at": [-2, -1]})
+    assert rules.active_seats(state) == {0}
+    prompt = shown(state, 0)["prompt"]
+    assert "0 newborns" not in prompt and "newborn to place" not in prompt
+    assert "Your birth turn: all your newborns are placed" in prompt
+    assert "End your birth turn" in prompt and "Place no more newborns" not in prompt
+    assert offered(state, 0) == [{"type": "done"}]
+    assert rules.seat_status(state, 0).doing == "ending the birth turn"
+    # Without a card the turn ends by itself once the last newborn is placed.
+    bare = position(2, rules.BIRTH, board={(-3, -1): 0, (2, -1): 1})
+    assert rules.active_seats(play(bare, 0, {"type": "place", "at": [-2, -1]})) == {1}
+
+
+def test_fase_de_nacimiento_without_a_dinosaur_the_words_say_any_empty_space() -> None:
+    """A player with no dinosaur places its first newborn on any empty space (spec, "No
+    parent"): the prompt says so, not "near a parent", and the outlook does not call its
+    dinosaurs safe."""
+    state = position(2, rules.BIRTH, board={(2, -1): 1}, genes={0: ("egg",)})
+    regions = shown(state, 0)
+    assert "You have no dinosaur on the island: your first newborn is born on any empty "\
+        "space" in regions["prompt"]
+    assert "near a parent" not in regions["prompt"]
+    assert "You: no dinosaur on the island" in regions["climate"]
+    assert "You: every dinosaur safe" not in regions["climate"]
+    state = play(state, 0, {"type": "place", "at": [-3, -1]})
+    prompt = shown(state, 0)["prompt"]
+    assert "next to one of your newborns" in prompt and "near a parent" not in prompt
+    assert "You: every dinosaur safe" in shown(state, 0)["climate"]  # plains: temperate
+
+
+@pytest.mark.parametrize("players", sorted(ISLANDS))
+def test_spaces_are_named_by_the_labels_the_map_draws(players: int) -> None:
+    """Log lines, tooltips and the die panel name a space by the label drawn on it ("C4": row
+    from the top, place from the left); the legend explains it and the starting circles."""
+    labels = phrases.space_labels(players)
+    assert len(set(labels.values())) == len(labels) == len(data.MAPS[players].terrain)
+    for (q, r), label in labels.items():
+        row = sorted({rr for _, rr in labels}).index(r)
+        left = sorted(qq for qq, rr in labels if rr == r).index(q) + 1
+        assert label == f"{'ABCDEFGHIJ'[row]}{left}"
+    state = new_game(players)
+    island = shown(state, None)["island"]
+    drawn = re.findall(r'<text class="lbl"[^>]*>(\w+)</text>', island)
+    assert sorted(drawn) == sorted(labels.values())
+    assert "A starting space" in island and 'class="ic startkey"' in island
+    cell = next(iter(labels))
+    assert words(space_words(V.view(state, 0), [*cell])).endswith(f" at {labels[cell]}")
+
+
+def test_no_words_name_a_space_by_its_coordinates() -> None:
+    state = position(2, board={(0, 0): 0, (1, 0): 1})
+    state = play(state, 0, {"type": "attack", "from": [0, 0], "to": [1, 0]})
+    html = "".join(shown(state, 1).values())
+    assert re.search(r"\(-?\d+, -?\d+\)", html) is None
+    assert "attacked the plains at D6" in html
+
+
+def test_objeto_del_juego_no_region_shows_another_seats_mp() -> None:
+    """MP totals are secret until the end: what is pushed to a seat shows its own total
+    only; a spectator sees none; once the game is over, every total."""
+    mp = (37, 41, 43)
+    state = position(3, MUTATION, lab=("horn", "fur"), mp=mp,
+                     board={(3, -2): 0, (-2, 4): 1, (-2, -2): 2})
+
+    def totals(html: str) -> set[int]:
+        return {int(n) for n in re.findall(r"(\d+)(?:</b>)? MP\b", html)}
+
+    for seat in (0, 1, 2):
+        html = "".join(shown(state, seat).values())
+        assert totals(html) == {mp[seat]}, seat
+        assert "MP: secret until the end" in html
+    assert totals("".join(shown(state, None).values())) == set()
+    over = replace(state, phase=rules.OVER)
+    assert set(mp) <= totals("".join(shown(over, 1).values()))
+
+
+def test_objeto_del_juego_no_log_line_tells_a_total() -> None:
+    """The log tells what changes MP (bids paid, MP scored), never a seat's total."""
+    rng = random.Random(5)
+    state = new_game(3, seed=9)
+    while not state.over:
+        seat = min(rules.active_seats(state))
+        move = rng.choice(rules.legal_moves(state, seat))
+        after = play(state, seat, move)
+        for line in V.events(state, seat, move, after):
+            if line.key != "evo.game_over":
+                assert "mp" not in line.params and "scores" not in line.params, line.key
+        state = after
+
+
+def test_como_se_juega_round_1_opens_at_mutation_with_its_climate_drawn() -> None:
+    """The rules panel says what the table does: every round begins with its climate phase,
+    which plays itself, so round 1 opens at its mutation phase with one token revealed."""
+    state = new_game(2)
+    assert state.phase == MUTATION and state.round == 1 and len(state.revealed) == 1
+    text = next(r.text for r in GAME.rules if r.id == rules.RULE_TURN)
+    assert "climate phase plays itself" in text and "round 1's mutation phase" in text
+    assert "Mutation phase" in shown(state, 0)["prompt"]
+
+
+def test_fase_climatica_the_end_screen_no_longer_foretells_the_meteorite() -> None:
+    """Once the meteorite has fallen the climate panel says so — not where it lies, nor
+    (to the sixth-sense holder) the next token."""
+    state = position(2, board={(0, 0): 0, (1, 0): 1}, genes={0: ("sixth_sense",)})
+    climate = shown(state, 0)["climate"]
+    assert "The meteorite lies among the last 3" in climate and "Sixth sense" in climate
+    over = replace(state, phase=rules.OVER, round=10)
+    for seat in (0, 1, None):
+        climate = shown(over, seat)["climate"]
+        assert "The meteorite fell at the start of round 10: the game is over." in climate
+        assert "lies among" not in climate and "Sixth sense" not in climate
+        assert "Climate tokens left" not in climate
+
+
+def test_rules_version_2_changed_births_and_mp() -> None:
+    assert GAME.rules_version == 2
+    (change,) = GAME.rule_changes
+    assert change.version == 2 and set(change.rules) == {rules.RULE_BIRTH, rules.RULE_GOAL}
+    assert set(change.rules) <= GAME.rule_ids

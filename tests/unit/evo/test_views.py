@@ -34,7 +34,8 @@ def test_hidden_parts_show_only_their_size():
     seen = views.view(state, 0)
     assert seen["bag_count"] == len(state.bag) and seen["deck_count"] == len(state.deck)
     assert seen["climate_pile"]["count"] == len(state.pile)
-    assert seen["seats"][2]["mp"] == state.mp[2]  # MP are public
+    assert seen["seats"][0]["mp"] == state.mp[0]
+    assert seen["seats"][2]["mp"] is None  # MP are secret until the end
 
 
 def test_the_sixth_sense_holder_sees_the_next_climate_token():
@@ -97,8 +98,8 @@ def test_the_event_card_drawn_is_told_to_its_winner_only():
 def test_log_lines_are_plain_words_in_the_past_tense():
     state = position(board={(1, -2): 0, (2, -2): 1})
     text = lines(state, 0, {"type": "attack", "from": [1, -2], "to": [2, -2]}, 1)
-    assert text[0].startswith("Ana attacked your dinosaur on the plains at (2, -2) from the "
-                              "hills at (1, -2), 0 horns against 0; the die showed")
+    assert text[0].startswith("Ana attacked your dinosaur on the plains at B6 from the "
+                              "hills at B5, 0 horns against 0; the die showed")
     for line in text + lines(state, 0, {"type": "done"}, 0):
         assert raw_fragment(line) is None, line
 
