@@ -229,8 +229,6 @@ def test_finished_games_of_people_offer_a_rematch(release: Release):
         assert offered.json()["status"] in ("lobby", "playing")
 
 
-@pytest.mark.parametrize("release", [("r0002", "sqlite"), ("r0002", "postgresql")],
-                         ids=["r0002-sqlite", "r0002-postgresql"], indirect=True)
 def stored_game(release: Release, room: dict[str, Any]
                 ) -> tuple[int, str, str, int, list[tuple[int, str]]]:
     """The room's stored game as the release's dump holds it: seed, state, options, players
@@ -289,6 +287,8 @@ def test_an_evo_birth_of_rules_version_1_stays_a_fact(release: Release):
         assert body["result"]["scores"] == room["result"]["scores"]
 
 
+@pytest.mark.parametrize("release", [("r0002", "sqlite"), ("r0002", "postgresql")],
+                         ids=["r0002-sqlite", "r0002-postgresql"], indirect=True)
 def test_a_power_move_todays_rules_refuse_stays_a_fact(release: Release):
     """At 7aa4a46 a power could be used with no use left (POW-3 since): today's rules refuse
     the stored move, yet the game loads from its snapshot, keeps its version and result, and
