@@ -68,7 +68,9 @@ def test_prompt_texts_in_plain_words():
                                     "to remove 1 drop there — 1 of 2")
     assert shown["source"] == {"card": state.pending.card, "fn": "play", "part": 0,
                                "rep": [1, 2]}
-    assert shown["options"] == [[0, 0], [3, 4]] and shown["can_skip_rest"] is True
+    # after the removals only the bonus is left: a skip forgoes as much as "skip the rest"
+    assert shown["options"] == [[0, 0], [3, 4]] and shown["can_skip_rest"] is False
+    assert shown["skips"] == {"kind": "choose_field", "n": 2, "left": "bonus"}
     state = play(state, 0, field((0, 0)), SKIP)
     bonus = views.view(state, 1)["pending"]
     assert bonus["prompt_text"] == ("Amanita muscaria, a bonus for you: choose any field with "

@@ -179,7 +179,7 @@ def test_a_waiting_seat_reads_who_decides_what() -> None:
     bo = shown(state, 1)
     assert "Amanita muscaria, a bonus for you: choose any field with at least 1 drop" in \
         bo["prompt"]
-    assert ">Skip<" in bo["prompt"] and "Skip the rest" not in bo["prompt"]
+    assert ">Let the bonus pass<" in bo["prompt"] and "Skip the rest" not in bo["prompt"]
     lit = re.findall(r'<button type="button" class="fbtn lit[^"]*"', bo["board-1"])
     assert len(lit) == sum(1 for row in state.seats[1].drops for n in row if n)
     assert "fbtn" not in shown(state, 0)["board-1"]
@@ -191,8 +191,32 @@ def test_the_prompt_counts_the_repetitions_and_offers_skip_and_skip_rest() -> No
     prompt = shown(state, 0)["prompt"]
     assert ("Amanita muscaria: choose any field with at least 1 drop to remove 1 drop there "
             "— 1 of 2") in prompt
-    assert ">Skip<" in prompt and ">Skip the rest of Amanita muscaria<" in prompt
+    assert (">Skip this part (2 times left): only the bonus of Amanita muscaria is left<"
+            in prompt) and "Skip the rest" not in prompt
     assert "Ana is choosing a field for Amanita muscaria" in shown(state, 1)["prompt"]
+    leccinum = table(2, hands={0: ("leccinum_scabrum",)})     # leaf1:m & water1:x
+    leccinum = R.apply(leccinum, 0, {"type": "play", "card": "leccinum_scabrum#50"})
+    prompt = shown(leccinum, 0)["prompt"]
+    assert ">Skip this part<" in prompt and ">Skip the rest of Leccinum scabrum<" in prompt
+
+
+def test_R11_skip_says_what_it_skips_and_the_log_says_what_was_skipped() -> None:
+    """Item 9: Macrolepiota procera (any2:mm), move 1 of 2: the Skip button names the 2 moves
+    it forgoes and that the card ends with them; skipping is logged so; no second button does
+    the same thing."""
+    state = table(2, boards={0: ("2 0 0 0 0", "0 0 0 0 0", "0 0 0 0 0", "0 0 0 0 1")},
+                  hands={0: ("macrolepiota_procera",)})
+    state = R.apply(state, 0, {"type": "play", "card": "macrolepiota_procera#50"})
+    state = R.apply(state, 0, field((0, 0)))
+    prompt = shown(state, 0)["prompt"]
+    assert "move 1 of 2" in prompt
+    assert ">Skip the 2 moves left: Macrolepiota procera ends<" in prompt
+    assert "Skip the rest" not in prompt
+    assert_clickable(state, 0)
+    after = R.apply(state, 0, SKIP)
+    lines = [e.text for e in V.events(state, 0, SKIP, after)]
+    assert lines == ["{p0} skipped the 2 moves left of Macrolepiota procera: nothing of it was "
+                     "left."]
 
 
 def test_a_removal_offers_the_most_by_default_and_fewer_by_choice() -> None:
