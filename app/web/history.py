@@ -204,7 +204,7 @@ def _replay_context(replay: Replay, room_id: int, version: int, seat: int | None
     }
     log_html = render_region(env, PLATFORM_TEMPLATE, LOG, ctx)
     named = game.score_name
-    title = say(Msg("Each player's {what} over the game", {"what": Msg(named)}) if named
+    title = say(Msg("{what}: each player over the game", {"what": Msg(named)}) if named
                 else Msg("Each player's score over the game"), locale)
     heading = say(Msg("{what} over the game", {"what": Msg(named)}) if named
                   else Msg("Score over the game"), locale)

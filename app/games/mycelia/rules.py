@@ -1277,6 +1277,7 @@ def _answer(state: State, seat: int, kind: str, move: Move, pending: Pending) ->
         option = move["option"]
         if not _is_int(option) or option not in pending.options:
             raise IllegalMove(Msg("choose one of the two alternatives"), "R11")
+        state = _note(state, "chose_option", seat, card=walk.card, fn=walk.fn, option=option)
         return _walk(state, option=option)
     if pending.kind == "choose_field":
         cell = _cell(move["cell"], "cell")

@@ -581,9 +581,17 @@ def _line(state: State, note: Note) -> list[Event]:
     elif key == "lapsed":
         spec = (data["spec"][0], data["spec"][1], data["spec"][2])
         args = {**them, "card": card_msg(data["card"]), "spec": spec_msg(spec)}
-        msg = (Msg("{p0} had no {spec} for the bonus of {card}: it passed {p0} by.", args)
+        msg = (Msg("{p0} had no field for the bonus of {card}: it needs {spec}.", args)
                if data["bonus"] else
-               Msg("{card} found no {spec} on {p0's} board: that part had no effect.", args))
+               Msg("{card} had nothing to act on: it needs {spec}, and {p0's} board had none.",
+                   args))
+    elif key == "chose_option":
+        fn = card_def(data["card"]).once_fn if data["fn"] == "once" else \
+            card_def(data["card"]).play_fn
+        assert fn is not None
+        msg = Msg("{p0} chose for {card}: {alternative}.",
+                  {**them, "card": card_msg(data["card"]),
+                   "alternative": seq_msg(fn["or"][data["option"]]["seq"])})
     elif key == "no_card":
         msg = Msg("{p0} had no card in the discard pile to remove with {card}.",
                   {**them, "card": card_msg(data["card"])})
