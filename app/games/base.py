@@ -66,6 +66,12 @@ class IllegalMove(Exception):
         return f"{self.reason} ({self.rule})"
 
 
+#: The rule a move of the wrong shape breaks (an unknown type or field, a value not written
+#: as GET .../moves lists it): only API clients send such moves, the pages never do. It is
+#: explained in the API docs (POST /api/rooms/{id}/moves), not in a game's rules panel.
+MOVE_FORMAT = "move format"
+
+
 class NoOptions(BaseModel):
     """Options of a game that has none."""
 
@@ -123,7 +129,9 @@ class Result:
     shows. A game whose scores are not points says how each reads in ``shown`` ("3 drops
     left") and what happened in ``headline`` (plain words, players as ``{p0}`` like a log line:
     "{p1} won with an empty board"); the end screen uses them instead of "… wins with N
-    points".
+    points". A game whose rules name only the winners (no places for the others) says how
+    many seats at the head of ``ranking`` they place in ``placed``: the pages list the rest
+    without a place, in ``ranking``'s order (None: the whole ranking is placed).
     """
 
     scores: tuple[int, ...]
@@ -132,6 +140,7 @@ class Result:
     details: JSON = field(default_factory=dict)
     headline: Msg | str = ""
     shown: tuple[Msg | str, ...] = ()
+    placed: int | None = None
 
     def to_json(self, words: Words = ENGLISH) -> JSON:
         """As JSON, ``headline`` and ``shown`` in the language of ``words`` (players still as
@@ -143,6 +152,7 @@ class Result:
             "details": self.details,
             "headline": _in(self.headline, words),
             "shown": [_in(s, words) for s in self.shown],
+            "placed": self.placed,
         }
 
     @classmethod
@@ -152,7 +162,7 @@ class Result:
         return cls(scores=tuple(data.get("scores", ())), ranking=tuple(data.get("ranking", ())),
                    winners=tuple(data.get("winners", ())), details=data.get("details") or {},
                    headline=data.get("headline") or "",
-                   shown=tuple(data.get("shown") or ()))
+                   shown=tuple(data.get("shown") or ()), placed=data.get("placed"))
 
 
 def _in(text: Msg | str, words: Words) -> str:
@@ -287,6 +297,16 @@ class GameSpec:
     #: score line is shown to spectators), for the score timeline of a replay and a forfeit's
     #: ranking; at the end, the result's scores.
     score: Callable[[State], tuple[int, ...]] | None = None
+    #: For a game whose scores are not points (:attr:`score`): how each seat's score reads as
+    #: the game stands, in words per seat ("3 drops left, 5 leaves"), shown beside the score
+    #: timeline of a replay; ``score_axis`` turns a score into the number players count
+    #: (drops left) for the chart's axis, and ``score_name`` (a message id) names that number.
+    score_shown: Callable[[State], tuple[Msg | str, ...]] | None = None
+    score_axis: Callable[[int], int] | None = None
+    score_name: str = ""
+    #: A template of the game's own shown at the head of its rules panel (how to read its
+    #: symbols and colours), or none.
+    rules_legend: str = ""
     #: The rules' version: a rule fix that changes what is legal, or how a game scores,
     #: raises it and says what changed in ``rule_changes``. Each game stores the version it
     #: began under. A game begun before a fix plays on from its stored state under today's

@@ -64,7 +64,11 @@ async def legal_moves(room_id: int, rooms: RoomsDep, player: MaybeCaller,
 async def play(room_id: int, body: MoveRequest, request: Request, rooms: RoomsDep,
                player: Caller,
                accept_language: Language = None) -> dict[str, Any]:
-    """Play a move; answered once it is committed."""
+    """Play a move; answered once it is committed. A move is written exactly as GET
+    .../moves lists the legal ones: its ``type`` and the fields that type carries (cards,
+    tiles and places named as they are there). A move of another shape — an unknown type or
+    field, a value written otherwise — is refused with 422 citing the rule "move format";
+    a move the game's rules forbid cites the rule it breaks (the game's rules panel)."""
     await rooms.play(room_id, player.id, body.move, body.expected_version)
     return await rooms.state_for(room_id, player.id, choose([], accept_language),
                                  present(request, room_id))

@@ -110,7 +110,9 @@ def score_chart(replay: Replay, version: int, title: str) -> Markup:
     chart.range = (low, high)
     chart.xrange = (0, max(replay.last, 1))
     chart.x_labels = ticks(0, max(replay.last, 1))
-    chart.y_labels = ticks(low, high)
+    axis = replay.game.score_axis
+    chart.y_labels = ([{"label": str(axis(v)), "value": v} for v in ticks(low, high)]
+                      if axis is not None else ticks(low, high))
     return Markup(chart.render(is_unicode=True))
 
 
@@ -201,7 +203,15 @@ def _replay_context(replay: Replay, room_id: int, version: int, seat: int | None
         "online": set(), "watching": 0, "replay": True,
     }
     log_html = render_region(env, PLATFORM_TEMPLATE, LOG, ctx)
-    title = say(Msg("Each player's score over the game"), locale)
+    named = game.score_name
+    title = say(Msg("{what}: each player over the game", {"what": Msg(named)}) if named
+                else Msg("Each player's score over the game"), locale)
+    heading = say(Msg("{what} over the game", {"what": Msg(named)}) if named
+                  else Msg("Score over the game"), locale)
+    # How each seat's score reads at this version, for a game whose scores are not points.
+    score_words = ([say(w, locale, replay.names, seat) if isinstance(w, Msg) else w
+                    for w in game.score_shown(replay.state(version))]
+                   if game.score_shown is not None else None)
     return {
         **ctx, "last": last, "first": replay.first,
         "steps": _steps(room_id, version, replay.first, last, seat), "public": replay.public,
@@ -210,6 +220,7 @@ def _replay_context(replay: Replay, room_id: int, version: int, seat: int | None
         "now": [line for line in log if line["version"] == version and version > 0],
         "mover": replay.mover(version),
         "chart": score_chart(replay, version, title), "log_html": Markup(log_html),
+        "chart_heading": heading, "score_words": score_words,
         "finished_at": replay.finished_at}
 
 

@@ -109,7 +109,8 @@ def play_to_the_end(seated, rid, seed=7):
 def test_a_whole_game_through_the_api_replays_to_the_stored_state(players, app):
     rid = started_room(players)
     final = play_to_the_end(players[:2], rid)
-    assert set(final["result"]) == {"scores", "ranking", "winners", "details", "headline", "shown"}
+    assert set(final["result"]) == {"scores", "ranking", "winners", "details", "headline", "shown",
+                                   "placed"}
     # The move table alone, replayed from the seed, reproduces the stored snapshot.
     from sqlmodel import Session, select
 

@@ -449,3 +449,29 @@ def test_a_game_ended_by_a_forfeit_replays_its_moves_and_the_stored_result(app, 
     assert "Ana ran out of time" in page and "data-scores" not in page
     mine = client.get(f"/players/{ana.id}").text
     assert f'href="/rooms/{room}/replay"' in mine and "Ana ran out of time" in mine
+
+
+def test_G4_a_mycelia_replay_reads_drops_left_beside_leaves_and_places_only_winners(finished):
+    """Item 5: the chart counts dew drops left (never "-20 … 0"), the seat list reads drops
+    left beside leaves at each version, the final result places only the winners (the
+    rulebook ranks nobody else), and every move has a caption of its own (item 9)."""
+    client, played = finished.client, finished.games["mycelia"]
+    room = played.room
+    last = len(played.spectator) - 1
+    html = client.get(f"/rooms/{room}/replay?v=1").text
+    chart = html.split('class="pygal-chart"', 1)[1].split("</svg>", 1)[0]
+    labels = re.findall(r"<text[^>]*>(-?\d+)</text>", chart)
+    assert labels and all(not label.startswith("-") for label in labels), labels
+    assert "Dew drops left over the game" in html
+    seats = html.split('class="replay-scores"', 1)[1].split("</ol>", 1)[0]
+    assert re.search(r"\d+ drops? left, \d+ lea(f|ves)", seats), seats
+    end = client.get(f"/rooms/{room}/replay?v={last}").text
+    final = end.split('class="card replay-final"', 1)[1].split("</section>", 1)[0]
+    result = client.get(f"/api/rooms/{room}/replay").json()["result"]
+    assert result["placed"] == len(result["winners"])
+    placed = final.split("</ol>", 1)[0] if "<ol" in final else ""
+    assert placed.count("<li") == len(result["winners"])
+    if len(result["winners"]) < 2:
+        assert "Not placed by the rules:" in final
+    lines = client.get(f"/api/rooms/{room}/replay/{last}").json()["log"]
+    assert {line["version"] for line in lines} >= set(range(1, last + 1))

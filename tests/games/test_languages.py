@@ -14,7 +14,7 @@ import pytest
 from app.catalogues import domains, read
 from app.config import Settings
 from app.errors import ApiError
-from app.games.base import IllegalMove
+from app.games.base import MOVE_FORMAT, IllegalMove
 from app.games.registry import GAMES
 from app.i18n import LOCALES
 from app.web.render import make_environment, render_regions
@@ -121,6 +121,9 @@ def test_every_rule_a_refusal_cites_is_in_the_rules_panel(game) -> None:
                                 game.apply(state, seat, probe)
                             except IllegalMove as exc:
                                 cited.add(exc.rule)
+    # "move format" is the API's rule for a move of the wrong shape (the API docs explain
+    # it), which no page sends: it needs no entry in a players' rules panel.
+    cited.discard(MOVE_FORMAT)
     assert cited <= game.rule_ids, f"not in the rules panel: {sorted(cited - game.rule_ids)}"
     titles = [rule.title for rule in game.rules]
     assert len(set(titles)) == len(titles), "two rules share a title"

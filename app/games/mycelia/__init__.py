@@ -62,8 +62,10 @@ RULES = (
                 "itself keeps its drops.")),
     RuleText("X2", N_("Removing cards"),
              N_("With the expansion, some cards and action tile e let you remove a card of "
-                "your discard pile from the game. Here you always keep at least a hand of "
-                "3 cards.")),
+                "your discard pile from the game, or none; a card just played may remove "
+                "itself. Should no player own a card any more, nor be able to recruit one or "
+                "pay for an action tile that moves or removes a drop, no board can ever be "
+                "emptied: the game ends at once, and nobody wins.")),
     RuleText("X5", N_("At most four action tiles"),
              N_("You may hold at most 4 action tiles, two of a kind allowed. To take a fifth, "
                 "first return one of yours to the box, or leave the new one in the supply.")),
@@ -72,7 +74,7 @@ RULES = (
                 "from, that drop moves one field too, in any direction.")),
     RuleText("X8", N_("Action tiles d and e"),
              N_("Tile d removes one drop from any field with a drop. Tile e removes a card of "
-                "your discard pile from the game, so it needs one there.")),
+                "your discard pile from the game, or none, even when the pile is empty.")),
     RuleText("X6", N_("Extra sanctuary field"),
              N_("Clavulinopsis fusiformis places an extra sanctuary field on a field of yours "
                 "holding exactly 1 drop, which goes to the Sanctuary of Life. You must place "
@@ -81,9 +83,6 @@ RULES = (
              N_("In a solo game Gwidyon reveals one of his 6 cards after each of your turns "
                 "and it is carried out; one of them has you move a drop on your board one "
                 "field: when a drop can move, you must.")),
-    RuleText("move format", N_("How a move is written"),
-             N_("A move names its type and the fields it needs, with cards, tiles and board "
-                "fields given as the table shows them.")),
 )
 
 GAME = GameSpec(
@@ -127,14 +126,22 @@ GAME = GameSpec(
           "option": N_("Choose one of the two alternatives")},
     about_components=data.ABOUT_COMPONENTS,
     rules=RULES,
+    rules_legend="mycelia/_legend.html",
     score=rules.score_now,
+    score_shown=rules.score_shown,
+    score_axis=rules.drops_left,
+    score_name=N_("Dew drops left"),
     rules_version=2,
     rule_changes=(
-        RuleChange(2, date(2026, 11, 27), ("S3", "R13"), N_(
+        RuleChange(2, date(2026, 11, 27), ("S3", "R13", "X2", "X8", "G4"), N_(
             "Gwidyon's card that moves a drop on your board is an instruction, as the rulebook "
             "words it: when a drop can move, you move one; it can no longer be skipped. "
             "Clathrus ruber may choose a water field without drops: it still takes 1 drop off "
-            "a neighbouring field.")),
+            "a neighbouring field. There is no longer a hand of 3 cards you must keep: you may "
+            "remove any card from the game, a card may remove itself, and action tile e may "
+            "remove no card, even with an empty discard pile. A table where no board can ever "
+            "be emptied any more ends without a winner. Only the winners are placed: the "
+            "rulebook ranks nobody else.")),
     ),
 )
 

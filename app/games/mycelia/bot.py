@@ -56,6 +56,10 @@ LEAF_PRICE = 0.5
 EMPTY = 4.0
 #: How much the other players' gain from a bonus part counts against the card's owner.
 RIVAL = 0.7
+#: The bot removes a card from the game (X2) only while it owns more than this many: it keeps
+#: a full hand and a card to spare, so it never removes itself out of the game (a table of
+#: players with no card can never empty a board, and ends without a winner).
+KEEP_CARDS = 4
 #: A flip of Gwidyon's token, against the player (S4, S8): every second flip removes a drop.
 FLIP = 0.5
 #: What a drop Gwidyon removes is worth to him (S5), against the player.
@@ -391,9 +395,10 @@ class _Table:
             return RIVAL * sum(_field_part(rival.copy(), part)[0] for rival in self.rivals)
         return 0.0
 
-    def trash_value(self, card: str) -> float:
-        """X2: removing a card from the deck makes the others come round more often."""
-        if self.deck_size <= 4:
+    def trash_value(self, card: str | None) -> float:
+        """X2: removing a card from the deck makes the others come round more often; never
+        below ``KEEP_CARDS`` cards, and removing none (tile e) is worth nothing."""
+        if card is None or self.deck_size <= KEEP_CARDS:
             return 0.0
         per_turn = 3 * (self.average - self.card_value(card)) / (self.deck_size - 1)
         return per_turn * self.turns_left
@@ -538,7 +543,7 @@ def _tile_value(table: _Table, move: Move) -> float:
     if letter == "a":
         return _wipe_value(table)
     if letter == "e":
-        return table.trash_value(move["card"])
+        return table.trash_value(move.get("card"))
     if letter == "d":
         gain, removed = board.remove(_index(move["cell"]), 1)
         return table.outcome(gain, removed, board)

@@ -22,7 +22,11 @@ Decisions where the spec and the rulebook are silent:
 
 - A removal of ``x`` symbols takes ``count`` drops, 1 to min(symbols, drops); a chosen field
   with no drop (possible only for a ``0`` spec) removes nothing there (R16).
-- ``skip`` answers are not logged; what they forgo shows in what does not happen.
+- Every answer is logged, a ``skip`` too, saying what it forwent and whether anything of the
+  card was left (:func:`after_skip`); a field part that lapses (R13), a trash part with an
+  empty discard pile and a chosen field with no drop say so in the log, so that every move
+  reads as what happened. A plain ``skip`` that forgoes as much as ``skip`` with ``rest`` (no
+  part of the player's own is left after it) is the only skip offered.
 - The market is refilled at the end of Gwidyon's turn as at the end of yours (S6 "end of
   either turn").
 - Solo bonus parts (S8): a removal counts per repetition its ``x`` symbols (a transparent
@@ -36,14 +40,21 @@ Decisions where the spec and the rulebook are silent:
   the game ends with that turn (S9). The turn that ends the game draws no new hand (E4 serves
   the next turn, and there is none).
 - Result (G4): Mycelia has no points; ``scores`` are the dew drops left on each board, negated
-  (0 is best). The ranking puts empty boards first, then fewer drops, then more leaves, then
-  seat order. Solo (S10): ``winners`` is ``(0,)`` when you won (alone or together with
-  Gwidyon) and empty when Gwidyon won alone; ``details["solo"]["winner"]`` says ``"you"``,
-  ``"gwidyon"`` or ``"both"``.
-- A player keeps at least a hand of cards: removing a card from the game (``trash``, X2; tile
-  e, X8) is possible only while the player owns more than 3 cards (hand, draw and discard
-  piles). The rulebook sets no floor, but a player who removed every card could never empty
-  their board, and a table of such players could never end.
+  (0 is best), shown as drops left beside each seat's leaves (leaves decide between empty
+  boards). The rulebook names only winners ("De speler die geen dauwdruppels meer … is de
+  winnaar"), so only they are placed (``placed``): the ranking lists them first, then the
+  others in seat order, unranked. Solo (S10): ``winners`` is ``(0,)`` when you won (alone or
+  together with Gwidyon) and empty when Gwidyon won alone; ``details["solo"]["winner"]``
+  says ``"you"``, ``"gwidyon"`` or ``"both"``.
+- Removing cards (X2, X8; rules version 2): "Si quieres, puedes decidir no eliminar ninguna
+  carta", and "un héroe también puede eliminarse a sí mismo" — no floor: a player may remove
+  every card. Tile e follows "Eliminar cartas", so it may remove no card at all, also with an
+  empty discard pile (the spec's "tile e needs a card" is overruled by the rulebook). A
+  player who owns no card and cannot recruit one (no market card they can pay, nor one after
+  a market wipe) nor pay for a tile that moves or removes a drop can never change their board
+  again; when every player of a table of several is so, no board can ever be emptied, and the
+  game ends at once without a winner (:func:`stalled`; the rulebook has no end but an empty
+  board, so the end it names cannot come). Solo always ends: Gwidyon removes drops every turn.
 - Clathrus ruber's water field may be empty (:func:`chosen_spec`; rules version 2): the
   rulebook's "(si hay)" covers both of its removals.
 - Gwidyon's ``g_move`` card (S3) is an instruction, not a choice: the rulebook says "Verplaats
@@ -703,8 +714,8 @@ def _step(state: State) -> State:
         return _field_step(state, part)
     if "trash" in part:
         cards = state.seats[walk.actor].discard
-        if not cards or not may_trash(state.seats[walk.actor]):
-            return _actor_done(state, part)
+        if not cards:                                      # X2: nothing to remove
+            return _actor_done(_note(state, "no_card", walk.actor, card=walk.card), part)
         return _ask(state, _pending_base(walk, part, "trash", walk.actor, tuple(cards)))
     if "tile" in part:
         return _take_tile(state, part)
@@ -768,8 +779,12 @@ def _field_step(state: State, part: dict[str, Any]) -> State:
             return _actor_done(state, part)
         spec = chosen_spec(part)
         options = matching_fields(player, spec)
-        if not options:
-            return _actor_done(state, part)                 # R13, R14: the function lapses
+        if not options:                                     # R13, R14: the function lapses
+            if walk.rep == 0:
+                state = _note(state, "lapsed", walk.actor, card=walk.card,
+                              spec=[spec["type"], spec["drops"], spec["mode"]],
+                              bonus=bool(part["bonus"]))
+            return _actor_done(state, part)
         removes = part["do"].count("remove")
         pending = _pending_base(replace(walk, rep=walk.rep + 1), part, "choose_field",
                                 walk.actor, options, max=max(1, removes),
@@ -887,6 +902,8 @@ def _end_turn(state: State) -> State:
     state = _player(state, seat, replace(player, used=(False,) * len(player.tiles)))  # E5
     if last:
         return _game_over(state)
+    if stalled(state):                                            # X2 (decision)
+        return _game_over(_note(state, "stalled"))
     if solo(state):
         return _gwidyon_turn(state)
     following = (seat + 1) % state.players                        # E6
@@ -1183,14 +1200,9 @@ def _use_tile(state: State, seat: int, move: Move) -> State:
         state = _note(_player(state, seat, paid), "tile", seat, tile=letter)
         state = _note(state, "removed", seat, cell=list(cell), count=1)
         return _remove(state, seat, cell, 1)
-    if not player.discard:
-        raise IllegalMove(Msg("action tile e needs a card in your discard pile"), "X8")
-    if not may_trash(player):
-        raise IllegalMove(Msg("you keep at least {n} cards: none can leave the game now",
-                              {"n": HAND_SIZE}), "X2")
-    if "card" not in move:
-        raise IllegalMove(Msg("action tile e needs a card of your discard pile"),
-                          "move format")
+    if move.get("card") is None:                  # X2, X8: "or none" (rules version 2)
+        state = _note(_player(state, seat, paid), "tile", seat, tile=letter)
+        return _note(state, "trashed_none", seat)
     card = _known_card(move["card"])
     if card not in player.discard:
         raise IllegalMove(Msg("{card} is not in your discard pile", {"card": card_msg(card)}),
@@ -1199,10 +1211,30 @@ def _use_tile(state: State, seat: int, move: Move) -> State:
     return _trash(state, seat, card)
 
 
-def may_trash(player: Player) -> bool:
-    """X2 (decision): a card may leave the game only while the player owns more than a hand
-    of cards, so that every player can always draw a full hand."""
-    return len(player.hand) + len(player.draw) + len(player.discard) > HAND_SIZE
+def out_of_play(state: State, player: Player) -> bool:
+    """X2 (decision): the player owns no card and can never get one or touch a drop again:
+    no market card they can pay, none after a market wipe (tile a) either, and no leaves for
+    an action tile that moves or removes a drop (b, c, d). Without cards nobody gains leaves."""
+    if player.hand or player.draw or player.discard:
+        return False
+    leaves = player.leaves
+    if any(TILES[tile].cost <= leaves for tile in player.tiles if tile in ("b", "c", "d")):
+        return False
+    if any(card_def(card).cost <= leaves for card in state.market):
+        return False
+    if "a" in player.tiles:
+        pool = (*state.market, *state.market_deck, *state.market_discard)
+        cheapest = min((card_def(card).cost for card in pool), default=leaves + 1)
+        if TILES["a"].cost + cheapest <= leaves:
+            return False
+    return True
+
+
+def stalled(state: State) -> bool:
+    """X2 (decision): no board can ever be emptied — every player of a table of several is
+    :func:`out_of_play` and no board is empty. Solo never stalls (Gwidyon removes drops)."""
+    return (not solo(state) and not state.end_triggered
+            and all(out_of_play(state, player) for player in state.seats))
 
 
 def _trash(state: State, seat: int, card: str) -> State:
@@ -1245,6 +1277,7 @@ def _answer(state: State, seat: int, kind: str, move: Move, pending: Pending) ->
         option = move["option"]
         if not _is_int(option) or option not in pending.options:
             raise IllegalMove(Msg("choose one of the two alternatives"), "R11")
+        state = _note(state, "chose_option", seat, card=walk.card, fn=walk.fn, option=option)
         return _walk(state, option=option)
     if pending.kind == "choose_field":
         cell = _cell(move["cell"], "cell")
@@ -1265,6 +1298,9 @@ def _answer(state: State, seat: int, kind: str, move: Move, pending: Pending) ->
         if count:
             state = _note(state, "removed", seat, cell=list(cell), count=count)
             state = _remove(state, seat, cell, count)
+        else:
+            state = _note(state, "chose", seat, cell=list(cell), card=pending.card,
+                          drops=drops_at(player, cell))
         return state
     if pending.kind == "move_drop":
         origin = _cell(move["from"], "from")
@@ -1336,15 +1372,21 @@ def _skip(state: State, seat: int, move: Move, pending: Pending) -> State:
         if pending.bonus or seat != walk.owner:
             raise IllegalMove(Msg("only the player whose card it is may skip the rest of it"),
                               "B1")
+        state = _note(state, "skipped", seat, card=walk.card, kind="rest", n=0,
+                      left=left_after_rest(state))
         state = _walk(state, rest_skipped=True)
         if pending.kind == "choose_option":
             return _finish_walk(state)
         return _next_part(state)
+    if pending.bonus and pending.kind == "choose_field":
+        state = _note(state, "bonus_passed", seat, card=walk.card)
+    elif pending.kind != "discard_tile":
+        kind, n = skipped(state, pending)
+        state = _note(state, "skipped", seat, card=walk.card, kind=kind, n=n,
+                      left=after_skip(state, pending))
     if pending.kind == "choose_option":
         return _finish_walk(state)
     part = parts(function_of(walk), walk.option)[walk.part]
-    if pending.bonus and pending.kind == "choose_field":
-        state = _note(state, "bonus_passed", seat, card=walk.card)
     if pending.kind in ("choose_field", "trash", "discard_tile"):
         if pending.kind == "discard_tile":
             state = _note(state, "declined_tile", seat, tile=part["tile"])
@@ -1352,6 +1394,52 @@ def _skip(state: State, seat: int, move: Move, pending: Pending) -> State:
     if pending.kind == "move_drop":
         return _walk(state, anchor=None, step=0)
     return _walk(state, step=walk.step + 1)      # adjacent
+
+
+def skipped(state: State, pending: Pending) -> tuple[str, int]:
+    """What a plain ``skip`` of ``pending`` forgoes (R11, R14): the kind of prompt and how
+    many: the repetitions of the field part left (this one included), the moves left of this
+    repetition, 1 otherwise."""
+    walk = state.walk
+    if pending.kind == "choose_field":
+        return "choose_field", pending.reps - pending.rep + 1
+    if pending.kind == "move_drop" and walk is not None:
+        part = parts(function_of(walk), walk.option)[walk.part]
+        return "move_drop", part["do"].count("move") - walk.step
+    return pending.kind, 1
+
+
+def after_skip(state: State, pending: Pending) -> str:
+    """What is left of the card for its owner after a plain ``skip`` of ``pending``: "more"
+    (a repetition, a neighbour effect or a part of the owner's), "bonus" (only parts for the
+    other players, which still come, B1) or "nothing". A bonus answer: "more"."""
+    walk = state.walk
+    if walk is None or pending.bonus or pending.seat != walk.owner:
+        return "more"
+    if pending.kind == "choose_option":
+        return "nothing"
+    seq = parts(function_of(walk), walk.option)
+    part = seq[walk.part]
+    if pending.kind in ("move_drop", "adjacent") and walk.rep < part.get("times", 1):
+        return "more"
+    if pending.kind == "adjacent" and walk.step + 1 < len(part["do"]):
+        return "more"
+    later = seq[walk.part + 1:]
+    if any(not p["bonus"] for p in later):
+        return "more"
+    return "bonus" if later else "nothing"
+
+
+def left_after_rest(state: State) -> str:
+    """What ``skip`` with ``rest`` leaves of the card: "bonus" (its parts for the other players
+    still come, B1) or "nothing"."""
+    walk = state.walk
+    assert walk is not None
+    fn = function_of(walk)
+    if "or" in fn and walk.option < 0:
+        return "nothing"
+    later = parts(fn, walk.option)[walk.part + 1:]
+    return "bonus" if any(p["bonus"] for p in later) else "nothing"
 
 
 #: R15: where a drop may go.
@@ -1395,9 +1483,9 @@ def legal_moves(state: State, seat: int) -> list[Move]:
 def _tile_moves(player: Player, letter: str) -> list[Move]:
     if letter == "a":
         return [{"type": "tile", "tile": "a"}]
-    if letter == "e":
-        return [{"type": "tile", "tile": "e", "card": card}
-                for card in dict.fromkeys(player.discard) if may_trash(player)]
+    if letter == "e":                         # X2, X8: a card of the discard pile, or none
+        return [*({"type": "tile", "tile": "e", "card": card}
+                  for card in dict.fromkeys(player.discard)), {"type": "tile", "tile": "e"}]
     moves: list[Move] = []
     for origin in fields_with_drops(player):
         if letter == "d":
@@ -1441,12 +1529,37 @@ def _answers(state: State, pending: Pending) -> list[Move]:
     elif pending.kind == "discard_tile":
         moves = [{"type": "discard_tile", "tile": letter} for letter in pending.options]
     if pending.can_skip:
-        moves.append({"type": "skip"})
         walk = state.walk
         if (pending.kind != "solo_move" and not pending.bonus and walk is not None
-                and pending.seat == walk.owner):
+                and pending.seat == walk.owner and after_skip(state, pending) == "more"):
             moves.append({"type": "skip", "rest": True})
+        moves = _unlike_skip(state, pending.seat, moves)
+        moves.append({"type": "skip"})
     return moves
+
+
+#: The answers that may come to the same as a plain ``skip``: an alternative, a field chosen
+#: empty (a ``0`` spec) and ``skip`` with ``rest``.
+_MAYBE_AS_SKIP = ("choose_option", "skip")
+
+
+def _unlike_skip(state: State, seat: int, moves: list[Move]) -> list[Move]:
+    """The answers that do not come to the same as a plain ``skip`` (an alternative or an empty
+    field that can do nothing now, ``skip`` with ``rest`` when the rest would lapse anyway): a
+    move that changes nothing more than a skip is not offered beside it, so that every move
+    offered says what it does (apply still takes them: a stored move stands)."""
+    maybe = [m for m in moves if m["type"] in _MAYBE_AS_SKIP
+             or (m["type"] == "choose_field" and "count" not in m)]
+    if not maybe:
+        return moves
+    skip = _outcome(state, seat, {"type": "skip"})
+    same = [m for m in maybe if _outcome(state, seat, m) == skip]
+    return [m for m in moves if m not in same]
+
+
+def _outcome(state: State, seat: int, move: Move) -> str:
+    """The state a move leaves, as text, without the record of what it did (``news``)."""
+    return json.dumps(dump(replace(apply(state, seat, move), news=())), sort_keys=True)
 
 
 # --- words for prompts and statuses ------------------------------------------------------------
@@ -1472,7 +1585,7 @@ def spec_words(spec: tuple[str, int, str]) -> str:
 def source_msg(pending: Pending) -> Msg:
     """The card (or Gwidyon's card) a prompt comes from, by its display name."""
     if pending.fn == "solo":
-        return Msg("Gwidyon's card {card}", {"card": Msg(SOLO_BY_ID[pending.card].name)})
+        return Msg("Gwidyon's card “{card}”", {"card": Msg(SOLO_BY_ID[pending.card].name)})
     return card_msg(pending.card)
 
 
@@ -1500,7 +1613,7 @@ def prompt_msg(state: State, pending: Pending) -> Msg:
         return Msg("return one of your action tiles to the box, or skip to leave the new one")
     if pending.kind == "sanctuary_field":
         return Msg("choose a field with exactly 1 drop for the extra sanctuary field")
-    return Msg("move 1 drop on your board 1 field up, down, left or right")
+    return Msg("it has you move 1 drop on your board 1 field up, down, left or right")
 
 
 def prompt_words(state: State, pending: Pending) -> str:
@@ -1565,8 +1678,6 @@ def result(state: State) -> Result | None:
     if state.phase != OVER:
         return None
     drops = [total_drops(player) for player in state.seats]
-    ranking = tuple(sorted(range(state.players),
-                           key=lambda s: (drops[s], -state.seats[s].leaves, s)))
     details: JSON = {
         "players": [{"seat": seat, "drops": drops[seat], "leaves": player.leaves,
                      "empty": drops[seat] == 0}
@@ -1596,11 +1707,30 @@ def result(state: State) -> Result | None:
         elif won:
             headline = Msg("{players} shared the win: empty boards and as many leaves",
                            {"players": and_list(["{p" + str(seat) + "}" for seat in won])})
+        elif stalled(state):
+            headline = Msg("no board could be emptied any more: the game ended without a "
+                           "winner")
         else:
             headline = ""
-    shown = tuple(plural("{n} drop left", "{n} drops left", "n", n=d) for d in drops)
+    details["stalled"] = not solo(state) and stalled(state)
+    ranking = (*won, *(seat for seat in range(state.players) if seat not in won))
     return Result(scores=score_now(state), ranking=ranking, winners=won,
-                  details=details, headline=headline, shown=shown)
+                  details=details, headline=headline, shown=score_shown(state),
+                  placed=len(won))
+
+
+def score_shown(state: State) -> tuple[Msg, ...]:
+    """G4: each seat's score as players count it: the drops left and the leaves beside them
+    (the leaves decide between empty boards)."""
+    return tuple(Msg("{drops}, {leaves}", {
+        "drops": plural("{n} drop left", "{n} drops left", "n", n=total_drops(player)),
+        "leaves": plural("{n} leaf", "{n} leaves", "n", n=player.leaves)})
+        for player in state.seats)
+
+
+def drops_left(score: int) -> int:
+    """A score (:func:`score_now`) as players count it: the drops left on the board."""
+    return -score
 
 
 # --- dump / load -------------------------------------------------------------------------------

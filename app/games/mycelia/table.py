@@ -211,13 +211,16 @@ def controls(view: JSON, legal: list[Move], seat: int | None) -> JSON:
     board = _Board()
     found: JSON = {"fields": board.fields, "forms": board.forms, "rules": board.rules,
                    "fewer": [], "prompt": [], "skip": None, "skip_rest": None, "plays": {},
-                   "buys": {}, "tiles": {}, "tile_e": {}, "end_turn": None}
+                   "buys": {}, "tiles": {}, "tile_e": {}, "tile_e_none": None,
+                   "skip_label": None, "end_turn": None}
     if seat is None or not legal:
         return found
     pending = view["pending"]
     for move in legal:
         if move["type"] == "skip":
             found["skip_rest" if move.get("rest") else "skip"] = move
+    if found["skip"] is not None and pending is not None:
+        found["skip_label"] = skip_label(pending)
     if pending is not None:
         found["fewer"] = _prompt_fields(view, seat, legal, board)
         for move in _one_per_card(legal):
@@ -262,9 +265,42 @@ def controls(view: JSON, legal: list[Move], seat: int | None) -> JSON:
                                  {"what": what, "field": _field(view, seat, move["cell"])})})
             found["tiles"][letter] = {"tool": True}
         else:
-            found["tile_e"] = {move["card"]: move for move in _one_per_card(moves)}
+            found["tile_e"] = {move["card"]: move for move in _one_per_card(moves)
+                               if move.get("card") is not None}
+            found["tile_e_none"] = next((m for m in moves if m.get("card") is None), None)
             found["tiles"][letter] = {"tool": True}
     return found
+
+
+def skip_label(pending: JSON) -> Msg:
+    """The prompt's Skip button, saying exactly what it forgoes (R11, R14) and, when nothing
+    of the card is left after it, that the card ends there."""
+    source = said(pending["said"]["source"])
+    skips = pending.get("skips")
+    if pending["bonus"] or skips is None:
+        return Msg("Let the bonus pass") if pending["bonus"] else Msg("Skip")
+    kind, n = skips["kind"], skips["n"]
+    what: Msg
+    if kind == "choose_option":
+        what = Msg("Choose neither")
+    elif kind == "choose_field" and n > 1:
+        what = plural("Skip this part ({n} time left)", "Skip this part ({n} times left)", "n",
+                      n=n)
+    elif kind == "choose_field":
+        what = Msg("Skip this part")
+    elif kind == "move_drop":
+        what = plural("Skip this move", "Skip the {n} moves left", "n", n=n)
+    elif kind == "adjacent":
+        what = Msg("Skip the neighbouring field")
+    elif kind == "trash":
+        what = Msg("Remove no card")
+    else:
+        what = Msg("Leave the new tile in the supply")
+    if skips["left"] == "nothing":
+        return Msg("{what}: {card} ends", {"what": what, "card": source})
+    if skips["left"] == "bonus":
+        return Msg("{what}: only the bonus of {card} is left", {"what": what, "card": source})
+    return what
 
 
 def waiting_words(view: JSON) -> Msg:

@@ -29,7 +29,8 @@ prompt.
                  "discard": [card], "removed": [card], "is_turn", "status"}],
       "pending": null | {"seat", "kind", "bonus", "owner", "source": {"card", "fn", "part",
                  "rep": [1, 2]}, "source_name", "spec", "options", "option_texts", "max",
-                 "can_skip", "can_skip_rest", "origin", "prompt_text"},
+                 "can_skip", "can_skip_rest", "skips": null | {"kind", "n", "left"},
+                 "origin", "prompt_text"},
       "gwidyon": null | {"drops", "token", "deck_count", "revealed": [solo card],
                          "last": solo card | null},
       "winners": [0] | ["you", "gwidyon"] | [],
@@ -72,16 +73,20 @@ from app.games.mycelia.rules import (
     Player,
     State,
     active_seats,
+    after_skip,
     capacity,
     card_def,
     card_msg,
     field_type,
     function_of,
+    left_after_rest,
+    legal_moves,
     parts,
     prompt_msg,
     replace,
     result,
     seat_status,
+    skipped,
     solo,
     solo_winner,
     source_msg,
@@ -367,8 +372,9 @@ def _pending_json(state: State) -> JSON | None:
         "option_texts": [msg.english() for msg in _option_msgs(state, pending)],
         "max": pending.max,
         "can_skip": pending.can_skip,
-        "can_skip_rest": (pending.can_skip and not pending.bonus and walk is not None
-                          and pending.seat == walk.owner),
+        "can_skip_rest": _can_skip_rest(state, pending),
+        # What a plain skip forgoes (R11, R14) and what is left of the card after it.
+        "skips": _skips_json(state, pending),
         "origin": None if pending.origin is None else list(pending.origin),
         "prompt_text": prompt_text(state, pending),
         # The same words for the page, which shows them in its reader's language.
@@ -377,6 +383,28 @@ def _pending_json(state: State) -> JSON | None:
                  "options": [msg.to_json() for msg in _option_msgs(state, pending)]},
         "effect": pending.effect,
     }
+
+
+def _skips_json(state: State, pending: Pending) -> JSON | None:
+    """What the prompt's ``skip`` forgoes: ``kind``, ``n`` (repetitions or moves left) and
+    ``left`` ("more", "bonus", "nothing": what is left of the card for its owner after it)."""
+    if not pending.can_skip or pending.fn == "solo":
+        return None
+    kind, n = skipped(state, pending)
+    left = after_skip(state, pending)
+    walk = state.walk
+    if (left == "more" and walk is not None and pending.seat == walk.owner
+            and not _can_skip_rest(state, pending)):
+        left = left_after_rest(state)     # what is left would lapse: the skip ends it so
+    return {"kind": kind, "n": n, "left": left}
+
+
+def _can_skip_rest(state: State, pending: Pending) -> bool:
+    """Whether ``skip`` with ``rest`` is offered: only when it forgoes more than a skip."""
+    walk = state.walk
+    if not pending.can_skip or pending.bonus or walk is None or pending.seat != walk.owner:
+        return False
+    return {"type": "skip", "rest": True} in legal_moves(state, pending.seat)
 
 
 def _gwidyon_json(state: State) -> JSON | None:
@@ -470,8 +498,11 @@ def _line(state: State, note: Note) -> list[Event]:
     elif key == "removed_around":
         assert player is not None
         hit = len(data["cells"])
-        if not hit:  # nothing happened: a line would tell this choice from a skip (unlogged)
-            return []
+        if not hit:
+            return [Event.say("mycelia.removed_around",
+                              Msg("{p0} chose {field}: no field next to it had a drop.",
+                                  {**them, "field": field_msg(player, _cell(data["anchor"]))}),
+                              {"seat": seat, **data})]
         msg = plural("{p0} removed 1 drop from each of {n} field next to {field}.",
                      "{p0} removed 1 drop from each of {n} fields next to {field}.", "n",
                      **them, n=hit, field=field_msg(player, _cell(data["anchor"])))
@@ -544,6 +575,34 @@ def _line(state: State, note: Note) -> list[Event]:
     elif key == "extra_sanctuary":
         msg = Msg("{p0} placed an extra sanctuary field on {field}: its drop went to the "
                   "Sanctuary of Life.", {**them, "field": located(data["was"], data["cell"])})
+    elif key == "chose":
+        assert player is not None
+        msg = Msg("{p0} chose {field}, which held no drop to remove.",
+                  {**them, "field": field_msg(player, _cell(data["cell"]))})
+    elif key == "lapsed":
+        spec = (data["spec"][0], data["spec"][1], data["spec"][2])
+        args = {**them, "card": card_msg(data["card"]), "spec": spec_msg(spec)}
+        msg = (Msg("{p0} had no field for the bonus of {card}: it needs {spec}.", args)
+               if data["bonus"] else
+               Msg("{card} had nothing to act on: it needs {spec}, and {p0's} board had none.",
+                   args))
+    elif key == "chose_option":
+        fn = card_def(data["card"]).once_fn if data["fn"] == "once" else \
+            card_def(data["card"]).play_fn
+        assert fn is not None
+        msg = Msg("{p0} chose for {card}: {alternative}.",
+                  {**them, "card": card_msg(data["card"]),
+                   "alternative": seq_msg(fn["or"][data["option"]]["seq"])})
+    elif key == "no_card":
+        msg = Msg("{p0} had no card in the discard pile to remove with {card}.",
+                  {**them, "card": card_msg(data["card"])})
+    elif key == "trashed_none":
+        msg = Msg("{p0} removed no card from the game.", them)
+    elif key == "skipped":
+        msg = skipped_msg(data, them)
+    elif key == "stalled":
+        msg = Msg("No player owns a card any more, nor can recruit one or pay for an action "
+                  "tile that moves or removes a drop: no board can ever be emptied.")
     elif key == "bonus_passed":
         msg = Msg("{p0} let the bonus of {card} pass.", {**them, "card": card_msg(data["card"])})
     elif key == "ended_turn":
@@ -583,6 +642,35 @@ def _line(state: State, note: Note) -> list[Event]:
     return [Event.say(f"mycelia.{key}", msg, {"seat": seat, **data})]
 
 
+def skipped_msg(data: JSON, them: JSON) -> Msg:
+    """A skip in the log: what it forwent, and what was left of the card after it."""
+    card = card_msg(data["card"])
+    args = {**them, "card": card, "n": data["n"]}
+    kind = data["kind"]
+    what: Msg
+    if kind == "rest":
+        what = Msg("{p0} skipped the rest of {card}", args)
+    elif kind == "choose_option":
+        what = Msg("{p0} chose neither alternative of {card}", args)
+    elif kind == "choose_field" and data["n"] > 1:
+        what = Msg("{p0} skipped the {n} repetitions left of a part of {card}", args)
+    elif kind == "choose_field":
+        what = Msg("{p0} skipped a part of {card}", args)
+    elif kind == "move_drop":
+        what = plural("{p0} skipped the move left of {card}",
+                      "{p0} skipped the {n} moves left of {card}", "n", **args)
+    elif kind == "adjacent":
+        what = Msg("{p0} removed no drop next to the chosen field for {card}", args)
+    else:
+        what = Msg("{p0} removed no card from the game with {card}", args)
+    left = data["left"]
+    if left == "nothing":
+        return Msg("{what}: nothing of it was left.", {"what": what})
+    if left == "bonus":
+        return Msg("{what}: only its bonus for the others was left.", {"what": what})
+    return Msg("{what}.", {"what": what})
+
+
 def game_over_msg(state: State) -> Msg:
     """G4, S10: who won, in words."""
     if solo(state):
@@ -594,7 +682,9 @@ def game_over_msg(state: State) -> Msg:
             return Msg("Game over: {p0} won against Gwidyon.", who(p0=0))
         return Msg("Game over: Gwidyon won.")
     won = winners(state)
-    leaves = leaves_msg(state.seats[won[0]].leaves if won else 0)
+    if not won:
+        return Msg("Game over: no board could be emptied any more, and nobody won.")
+    leaves = leaves_msg(state.seats[won[0]].leaves)
     if len(won) == 1:
         return Msg("Game over: {p0} won with an empty board and {leaves}.",
                    {**who(p0=won[0]), "leaves": leaves})

@@ -127,8 +127,9 @@ def news(state: State) -> list[str]:
 
 def keeps_a_deck(state: State, seat: int, move: Move) -> bool:
     """False for a move that removes a card from the game (X2, X8) while the seat owns 3
-    cards or fewer: with the expansion, players who remove every card and have no leaves can
-    never empty their boards, and a random game could then go on for ever."""
+    cards or fewer: the rules set no floor (a table of players without cards ends without a
+    winner, :func:`rules.stalled`), but players down to a card or two that cannot reach their
+    drops would make a random game very long."""
     owned = state.seats[seat]
     left = len(owned.hand) + len(owned.draw) + len(owned.discard)
     removes = move["type"] == "trash" or (move["type"] == "tile" and move.get("tile") == "e")

@@ -157,14 +157,19 @@ def test_G3_the_round_is_finished_the_last_turn_is_the_seat_before_the_start_pla
 
 
 def test_G4_empty_boards_win_then_more_leaves_then_a_shared_win():
+    """G4: the rulebook names only winners; the others are listed unplaced, in seat order
+    (rules version 2), and each seat's score reads as drops left beside its leaves."""
     empty = ("0 0 0 0 0",) * 4
     state = table(3, boards={0: ("1 0 0 0 0",) + ("0 0 0 0 0",) * 3, 1: empty, 2: empty})
     state = replace(state, phase=rules.OVER)
     state = with_player(with_player(state, 1, leaves=4), 2, leaves=6)
     result = rules.result(state)
     assert result is not None
-    assert result.winners == (2,) and result.ranking == (2, 1, 0)
+    assert result.winners == (2,) and result.ranking == (2, 0, 1) and result.placed == 1
     assert result.scores == (-1, 0, 0)
+    assert [str(m.english()) for m in result.shown] == [
+        "1 drop left, 0 leaves", "0 drops left, 4 leaves", "0 drops left, 6 leaves"]
+    assert result.to_json()["placed"] == 1
     tied = rules.result(with_player(state, 1, leaves=6))
     assert tied is not None and tied.winners == (1, 2)
     assert rules.result(table(2)) is None

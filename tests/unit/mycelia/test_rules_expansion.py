@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from dataclasses import replace
 
@@ -151,19 +152,32 @@ def test_X7_fomes_fomentarius_lets_the_others_move_a_drop_not_the_buyer():
     assert at(state, (2, 2), 0) == 3
 
 
-def test_X8_tile_e_needs_a_card_and_tile_d_any_drop():
+def test_X8_tile_e_may_remove_no_card_and_tile_d_needs_a_drop():
+    """X8, rulebook "Acción e … tal y como se describe en «Eliminar cartas»" ("Si quieres,
+    puedes decidir no eliminar ninguna carta"): tile e removes a card of the discard pile or
+    none, also with an empty discard pile (rules version 2; the spec's "its card is
+    required" is overruled)."""
     state = with_player(table(2, boards={0: BOARD}, expansion=True), 0,
                         tiles=("a", "b", "d", "e"), used=(False,) * 4, leaves=9)
-    refused(state, 0, {"type": "tile", "tile": "e"}, "X8")
-    assert not [m for m in rules.legal_moves(state, 0) if m.get("tile") == "e"]
+    assert player(state).discard == ()
+    assert [m for m in rules.legal_moves(state, 0) if m.get("tile") == "e"] == [
+        {"type": "tile", "tile": "e"}]
+    nothing = rules.apply(state, 0, {"type": "tile", "tile": "e"})
+    assert player(nothing).leaves == 6 and player(nothing).removed == ()
+    assert news(nothing) == ["tile", "trashed_none"]
+    assert [e.text for e in views.events(state, 0, {}, nothing)][-1] == \
+        "{p0} removed no card from the game."
+    refused(nothing, 0, {"type": "tile", "tile": "e"}, "R23")       # once per turn
     state = play_card(state, 0, player(state).hand[0])
     if state.pending is not None:
         state = rules.apply(state, 0, SKIP)
     card = player(state).discard[0]
-    refused(state, 0, {"type": "tile", "tile": "e"}, "move format")
+    assert {"type": "tile", "tile": "e"} in rules.legal_moves(state, 0)
     refused(state, 0, {"type": "tile", "tile": "e", "card": player(state).draw[0]}, "X8")
     trashed = rules.apply(state, 0, {"type": "tile", "tile": "e", "card": card})
     assert player(trashed).removed == (card,) and player(trashed).leaves == 6
+    kept = rules.apply(state, 0, {"type": "tile", "tile": "e", "card": None})
+    assert player(kept).removed == () and player(kept).discard == (card,)
     refused(state, 0, {"type": "tile", "tile": "d", "cell": [0, 3]}, "X8")
     removed = rules.apply(state, 0, {"type": "tile", "tile": "d", "cell": [2, 2]})
     assert at(removed, (2, 2)) == 2 and removed.sanctuary == state.sanctuary + 1
@@ -193,19 +207,96 @@ def test_V2_solo_with_advanced_boards_gets_one_random_back():
     assert len(EXP_CARDS) == 15
 
 
-def test_X2_a_player_keeps_at_least_a_hand_of_cards():
-    """Decision: with no more than 3 cards of their own, nothing of a player's leaves the
-    game (a trash part lapses, tile e is refused), so every board can still be emptied."""
+def test_X2_there_is_no_hand_of_cards_to_keep_and_a_card_may_remove_itself():
+    """X2, rulebook "Eliminar cartas": "Si quieres, puedes decidir no eliminar ninguna carta"
+    and "un héroe también puede «eliminarse a sí mismo»" — no floor of 3 cards (rules version
+    2): with 2 cards of her own Ana removes the one she plays, then the other with tile e."""
     state = table(2, hands={0: ("schizophyllum_commune", "st_leaf")}, expansion=True)
-    state = with_player(state, 0, draw=cards("st_moss", start=90), discard=(),
-                        tiles=("a", "b", "e"), used=(False,) * 3, leaves=5)
+    state = with_player(state, 0, draw=(), discard=(), tiles=("a", "b", "e"),
+                        used=(False,) * 3, leaves=5)
     schizo, leaf = player(state).hand
     state = play_card(state, 0, leaf)
-    assert not [m for m in rules.legal_moves(state, 0) if m.get("tile") == "e"]
-    refused(state, 0, {"type": "tile", "tile": "e", "card": leaf}, "X2")
-    state = play_card(state, 0, schizo)
-    assert state.pending is None or pending(state).kind != "trash"
-    assert player(state).removed == ()
-    richer = with_player(state, 0, draw=cards("st_moss", "st_water", start=90))
-    gone = rules.apply(richer, 0, {"type": "tile", "tile": "e", "card": leaf})
-    assert player(gone).removed == (leaf,)
+    assert {"type": "tile", "tile": "e", "card": leaf} in rules.legal_moves(state, 0)
+    state = play_card(state, 0, schizo)                 # +1 & trash: itself is offered
+    assert pending(state).kind == "trash" and set(pending(state).options) == {leaf, schizo}
+    state = rules.apply(state, 0, {"type": "trash", "card": schizo})
+    assert player(state).removed == (schizo,)
+    state = rules.apply(state, 0, {"type": "tile", "tile": "e", "card": leaf})
+    assert player(state).removed == (schizo, leaf)
+    assert (player(state).hand, player(state).draw, player(state).discard) == ((), (), ())
+    assert state.phase == rules.MAIN                    # Bo can still empty his board
+
+
+def test_X2_a_trash_part_with_an_empty_discard_pile_says_so():
+    """X2: nothing to remove: the part lapses, and the log says why."""
+    state = with_player(table(2, expansion=True), 0, discard=())
+    state = _recruit(state, "hydnum_repandum")          # once: trash
+    assert state.pending is None and "no_card" in news(state)
+    assert "{p0} had no card in the discard pile to remove with Hydnum repandum." in \
+        [e.text for e in views.events(state, 0, {}, state)]
+
+
+def _stripped(state: rules.State, seat: int, leaves: int) -> rules.State:
+    """The seat owns no card any more and has ``leaves``."""
+    return with_player(state, seat, hand=(), draw=(), discard=(), leaves=leaves)
+
+
+def test_X2_a_table_where_no_board_can_ever_empty_ends_without_a_winner():
+    """X2 (decision; rules panel "Removing cards"): once no player owns a card, and none can
+    recruit one or pay for a tile that moves or removes a drop, no board can ever be emptied:
+    the game ends at the end of that turn, nobody wins, nobody is placed."""
+    state = table(2, expansion=True)
+    cheap = min(def_of(card).cost for card in state.market)
+    state = _stripped(_stripped(state, 0, 0), 1, min(cheap - 1, 2))
+    assert rules.stalled(state)
+    assert rules.out_of_play(state, player(state, 1))
+    # a seat that could still recruit, or pay for tile b, keeps the game going
+    assert not rules.stalled(with_player(state, 1, leaves=cheap))
+    assert not rules.stalled(with_player(state, 1, leaves=3))
+    assert not rules.stalled(with_player(state, 1, hand=cards("st_leaf")))
+    over = rules.apply(state, 0, {"type": "end_turn"})
+    assert over.phase == rules.OVER and "stalled" in news(over)
+    result = rules.result(over)
+    assert result is not None and result.winners == () and result.placed == 0
+    assert result.headline.english() == ("no board could be emptied any more: the game ended "
+                                         "without a winner")
+    assert result.details["stalled"] is True
+    lines = [e.text for e in views.events(state, 0, {}, over)]
+    assert "Game over: no board could be emptied any more, and nobody won." in lines
+    # with leaves for tile b the player may still act: the turn passes on
+    going = rules.apply(with_player(state, 0, leaves=3), 0, {"type": "end_turn"})
+    assert going.phase == rules.MAIN and going.turn == 1
+
+
+def test_X2_solo_never_stalls():
+    """S9: Gwidyon removes drops every turn, so a solo game always ends on a board."""
+    state = _stripped(new_game(1, expansion=True), 0, 0)
+    assert not rules.stalled(state)
+
+
+def test_X2_the_bot_never_removes_itself_out_of_the_game():
+    """X2: the game's bot removes a card only while it owns more than ``KEEP_CARDS`` (a full
+    hand and one to spare): whole bot games with the expansion never stall, and no bot ever
+    owns fewer than that many cards; removing no card with tile e is worth nothing to it."""
+    from app.games.mycelia import bot
+
+    assert bot.KEEP_CARDS > rules.HAND_SIZE
+    for seed in range(3):
+        state = new_game(3, seed, expansion=True)
+        rng = random.Random(seed)
+        steps = 0
+        while state.phase != rules.OVER and steps < 4000:
+            (seat,) = rules.active_seats(state)
+            legal = rules.legal_moves(state, seat)
+            move = bot.bot_move(views.view(state, seat), legal, rng)
+            owned = player(state, seat)
+            before = len(owned.hand) + len(owned.draw) + len(owned.discard)
+            state = rules.apply(state, seat, move)
+            after = player(state, seat)
+            if len(after.removed) > len(owned.removed):
+                assert before > bot.KEEP_CARDS
+            assert not (move.get("tile") == "e" and move.get("card") is None)
+            steps += 1
+        assert state.phase == rules.OVER and not rules.stalled(state)
+        assert all(len(p.hand) + len(p.draw) + len(p.discard) >= bot.KEEP_CARDS
+                   for p in state.seats)

@@ -68,7 +68,9 @@ def test_prompt_texts_in_plain_words():
                                     "to remove 1 drop there — 1 of 2")
     assert shown["source"] == {"card": state.pending.card, "fn": "play", "part": 0,
                                "rep": [1, 2]}
-    assert shown["options"] == [[0, 0], [3, 4]] and shown["can_skip_rest"] is True
+    # after the removals only the bonus is left: a skip forgoes as much as "skip the rest"
+    assert shown["options"] == [[0, 0], [3, 4]] and shown["can_skip_rest"] is False
+    assert shown["skips"] == {"kind": "choose_field", "n": 2, "left": "bonus"}
     state = play(state, 0, field((0, 0)), SKIP)
     bonus = views.view(state, 1)["pending"]
     assert bonus["prompt_text"] == ("Amanita muscaria, a bonus for you: choose any field with "
@@ -204,3 +206,35 @@ def test_no_seat_learns_what_it_may_not_see_with_the_expansion_and_advanced_boar
     game = dataclasses.replace(GAME, Options=_EverythingOn)
     moves = check_playout(game, players, seed=players * 7 + 3, max_steps=20000, sample=0.05)
     assert 0 < moves < 20000
+
+
+def test_R13_a_card_without_a_fitting_field_says_so_in_the_log():
+    """R13, item 9: Drift (leaf1:m) with no drop on a leaf litter field lapses; the log says
+    so instead of only "Bo played Drift."."""
+    dry = ("0 0 0 0 0", "0 0 0 0 0", "0 0 0 0 0", "0 0 0 0 1")   # the drop is on earth
+    state = table(2, boards={0: dry}, hands={0: ("st_drift",)})
+    card = player(state).hand[0]
+    after = rules.apply(state, 0, {"type": "play", "card": card})
+    lines = [e.text for e in views.events(state, 0, {}, after)]
+    assert lines == ["{p0} played Drift.",
+                     "Drift had nothing to act on: it needs a leaf litter field with at least "
+                     "1 drop, and {p0's} board had none."]
+
+
+@pytest.mark.parametrize(("players", "options"), [(2, {"expansion": True}), (1, {}),
+                                                  (3, {"expansion": True})])
+def test_R10_every_move_says_what_happened_to_everyone(players, options):
+    """Item 9: every move of a whole random game has a public log line (a replay's caption
+    is never a bare "Ana moved."), skips and cards without effect included."""
+    state = rules.setup(players, rules.Options(**options), 5)
+    rng = random.Random(5)
+    keys: set[str] = set()
+    while state.phase != rules.OVER:
+        (seat,) = rules.active_seats(state)
+        move = rng.choice(rules.legal_moves(state, seat))
+        after = rules.apply(state, seat, move)
+        public = [e for e in views.events(state, seat, move, after) if e.seats is None]
+        assert public, f"{move} logs nothing for the table"
+        keys.update(e.key for e in public)
+        state = after
+    assert "mycelia.skipped" in keys

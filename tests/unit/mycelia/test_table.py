@@ -4,6 +4,7 @@ seat sees them, and the regions that change with a move."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import re
@@ -179,7 +180,7 @@ def test_a_waiting_seat_reads_who_decides_what() -> None:
     bo = shown(state, 1)
     assert "Amanita muscaria, a bonus for you: choose any field with at least 1 drop" in \
         bo["prompt"]
-    assert ">Skip<" in bo["prompt"] and "Skip the rest" not in bo["prompt"]
+    assert ">Let the bonus pass<" in bo["prompt"] and "Skip the rest" not in bo["prompt"]
     lit = re.findall(r'<button type="button" class="fbtn lit[^"]*"', bo["board-1"])
     assert len(lit) == sum(1 for row in state.seats[1].drops for n in row if n)
     assert "fbtn" not in shown(state, 0)["board-1"]
@@ -191,8 +192,32 @@ def test_the_prompt_counts_the_repetitions_and_offers_skip_and_skip_rest() -> No
     prompt = shown(state, 0)["prompt"]
     assert ("Amanita muscaria: choose any field with at least 1 drop to remove 1 drop there "
             "— 1 of 2") in prompt
-    assert ">Skip<" in prompt and ">Skip the rest of Amanita muscaria<" in prompt
+    assert (">Skip this part (2 times left): only the bonus of Amanita muscaria is left<"
+            in prompt) and "Skip the rest" not in prompt
     assert "Ana is choosing a field for Amanita muscaria" in shown(state, 1)["prompt"]
+    leccinum = table(2, hands={0: ("leccinum_scabrum",)})     # leaf1:m & water1:x
+    leccinum = R.apply(leccinum, 0, {"type": "play", "card": "leccinum_scabrum#50"})
+    prompt = shown(leccinum, 0)["prompt"]
+    assert ">Skip this part<" in prompt and ">Skip the rest of Leccinum scabrum<" in prompt
+
+
+def test_R11_skip_says_what_it_skips_and_the_log_says_what_was_skipped() -> None:
+    """Item 9: Macrolepiota procera (any2:mm), move 1 of 2: the Skip button names the 2 moves
+    it forgoes and that the card ends with them; skipping is logged so; no second button does
+    the same thing."""
+    state = table(2, boards={0: ("2 0 0 0 0", "0 0 0 0 0", "0 0 0 0 0", "0 0 0 0 1")},
+                  hands={0: ("macrolepiota_procera",)})
+    state = R.apply(state, 0, {"type": "play", "card": "macrolepiota_procera#50"})
+    state = R.apply(state, 0, field((0, 0)))
+    prompt = shown(state, 0)["prompt"]
+    assert "move 1 of 2" in prompt
+    assert ">Skip the 2 moves left: Macrolepiota procera ends<" in prompt
+    assert "Skip the rest" not in prompt
+    assert_clickable(state, 0)
+    after = R.apply(state, 0, SKIP)
+    lines = [e.text for e in V.events(state, 0, SKIP, after)]
+    assert lines == ["{p0} skipped the 2 moves left of Macrolepiota procera: nothing of it was "
+                     "left."]
 
 
 def test_a_removal_offers_the_most_by_default_and_fewer_by_choice() -> None:
@@ -318,3 +343,71 @@ def test_the_asks_and_words_are_plain() -> None:
         for kind, fields in GAME.moves.items():
             if field_name in fields:
                 assert field_name in R._REQUIRED[kind], (field_name, kind)
+
+
+def test_X8_tile_e_with_an_empty_discard_pile_is_offered_to_remove_no_card() -> None:
+    """Item 3: tile e may be used to remove nothing, like "Eliminar cartas": the page offers
+    it (every legal move is clickable), with or without cards in the discard pile."""
+    state = with_player(table(2, expansion=True), 0, tiles=("a", "b", "e"),
+                        used=(False,) * 3, leaves=5, discard=())
+    assert {"type": "tile", "tile": "e"} in R.legal_moves(state, 0)
+    assert_clickable(state, 0)
+    hand = shown(state, 0)["hand"]
+    assert "Your discard pile is empty: you may still use the tile and remove no card." in hand
+    assert ">Remove no card<" in hand
+    card = state.seats[0].hand[0]
+    with_card = with_player(state, 0, discard=(card,))
+    assert_clickable(with_card, 0)
+    assert "Remove one card of your discard pile from the game, or none:" in \
+        shown(with_card, 0)["hand"]
+
+
+def test_one_card_in_hand_reads_in_the_singular() -> None:
+    """Item 14: "play the 1 card… Play them one at a time" read wrong with one card."""
+    state = with_player(table(2), 0, hand=table(2).seats[0].hand[:1])
+    prompt = shown(state, 0)["prompt"]
+    assert "Your turn: play the card in your hand" in prompt
+    assert "Play them" not in prompt and "Before or after it you may recruit" in prompt
+    three = shown(table(2), 0)["prompt"]
+    assert "Your turn: play the 3 cards in your hand" in three and "Play them one at a time" \
+        in three
+
+
+def test_S3_gwidyons_card_reads_as_his_card_not_as_an_instruction_title() -> None:
+    """Item 14: "Gwidyon's card Your move: …" read as an instruction: the card's name is
+    quoted and the prompt says what his card has you do."""
+    state = table(1, boards={0: ("0 0 0 0 0", "0 2 0 0 0", "0 0 0 0 0", "0 0 0 0 0")})
+    state = dataclasses.replace(state, gwidyon=dataclasses.replace(
+        state.gwidyon, deck=("g_move", *state.gwidyon.deck[1:])))
+    state = with_player(state, 0, hand=())
+    state = R.apply(state, 0, {"type": "end_turn"})
+    assert state.pending is not None and state.pending.kind == "solo_move"
+    prompt = shown(state, 0)["prompt"]
+    assert ("Gwidyon&#39;s card “Your move”: it has you move 1 drop on your board 1 field up, "
+            "down, left or right") in prompt
+    assert_clickable(state, 0)
+
+
+def test_the_folded_boards_have_a_marker_and_no_second_title_on_phones() -> None:
+    """Item 14: on phones the folded board of another player shows ▸/▾ and its title once
+    (the heading inside is for screen readers only there)."""
+    css = (GAME.folder / "static" / "table.css").read_text()
+    assert '.other-board > summary::before { content: "▸"' in css
+    assert '.other-board[open] > summary::before { content: "▾"; }' in css
+    phone = css.split("@media (max-width: 600px) {\n  .other-board", 1)[1].split("}\n}", 1)[0]
+    assert ".other-board .pboard > header > h2" in phone and "clip-path" in phone
+
+
+def test_the_rules_panel_explains_the_symbols_and_colours_and_has_no_move_notation() -> None:
+    """Item 12: the rules panel draws the field colours and the card symbols as the board
+    draws them, and keeps the move notation (API docs) out."""
+    html = ENV.get_template("rules.html").render(game=GAME, player=None, rules_open=True)
+    assert "How a move is written" not in html and "move format" not in html
+    legend = html.split('id="rule-legend"', 1)[1].split("</section>", 1)[0]
+    for colour in ("#b0532c", "#5e8c34", "#79b4d2", "#8b6a45"):
+        assert f"background: {colour}" in legend
+    for badge in (">1+<", ">0+<", ">=2<", ">≤2<", ">2×<"):
+        assert badge in legend
+    assert 'class="lg-bonus"' in legend and "a dashed box: a bonus for the other players" in \
+        legend
+    assert "<use" not in legend          # drawn inline: the page of its own has no symbols
