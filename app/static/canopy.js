@@ -146,7 +146,10 @@
   window.addEventListener("offline", function () { connected(false); });
   window.addEventListener("online", function () {
     var w = wrapper();
-    if (w && w.socket && w.socket.readyState !== WebSocket.OPEN) renew(w);
+    if (!w || !w.socket) return;
+    // A socket that outlived the blip is trusted again; the next quiet spell's ping checks it.
+    if (w.socket.readyState === WebSocket.OPEN) connected(true);
+    else renew(w);
   });
 
   // -- controls that need a choice first --------------------------------------------------

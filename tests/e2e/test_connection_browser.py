@@ -164,3 +164,24 @@ def test_a_socket_closed_cleanly_comes_back_within_3_s(relay: Relay, browser) ->
     expect(page.locator("#connection")).to_be_hidden()
     assert time.monotonic() - closed <= 3.0
     page.context.close()
+
+
+def test_the_browser_going_offline_shows_the_banner_until_it_is_back(server: str,
+                                                                     browser) -> None:
+    """The browser says it is offline: the banner shows at once; back online, it goes, over
+    the socket that outlived the blip or a new one."""
+    ana = Player(server, "Ana")
+    room = ana.post("/api/rooms", {"game": "arboretum", "players": 2})["id"]
+    ana.post(f"/api/rooms/{room}/bots")
+    ana.post(f"/api/rooms/{room}/start")
+    page = ana.page(browser, server)
+    page.goto(f"{server}/rooms/{room}")
+    banner = page.locator("#connection")
+    expect(page.locator(".seatchip.mine .presence")).to_have_text("here")
+    page.context.set_offline(True)
+    expect(banner).to_be_visible(timeout=1_000)
+    page.context.set_offline(False)
+    expect(banner).to_be_hidden(timeout=5_000)
+    version = move_by_api(ana, room)
+    expect(page.locator(".seatbar")).to_have_attribute("data-version", str(version))
+    page.context.close()
