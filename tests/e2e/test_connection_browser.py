@@ -111,13 +111,19 @@ def relay(server: str) -> Iterator[Relay]:
     relay.stop()
 
 
-def table_through(relay: Relay, browser) -> tuple[Player, Page, int]:
-    """Ana's Arboretum table against a bot, on her turn, with her page reached through the
-    relay (her API calls go to the server directly)."""
-    ana = Player(relay.server, "Ana")
+def against_a_bot(server: str) -> tuple[Player, int]:
+    """Ana's Arboretum table against a bot, started: Ana and the room."""
+    ana = Player(server, "Ana")
     room = ana.post("/api/rooms", {"game": "arboretum", "players": 2})["id"]
     ana.post(f"/api/rooms/{room}/bots")
     ana.post(f"/api/rooms/{room}/start")
+    return ana, room
+
+
+def table_through(relay: Relay, browser) -> tuple[Player, Page, int]:
+    """Ana's table against a bot, on her turn, with her page reached through the relay (her
+    API calls go to the server directly)."""
+    ana, room = against_a_bot(relay.server)
     page = ana.page(browser, relay.base)
     page.goto(f"{relay.base}/rooms/{room}")
     expect(page.locator(".seatchip.mine.active")).to_be_visible(timeout=15_000)
@@ -170,10 +176,7 @@ def test_the_browser_going_offline_shows_the_banner_until_it_is_back(server: str
                                                                      browser) -> None:
     """The browser says it is offline: the banner shows at once; back online, it goes, over
     the socket that outlived the blip or a new one."""
-    ana = Player(server, "Ana")
-    room = ana.post("/api/rooms", {"game": "arboretum", "players": 2})["id"]
-    ana.post(f"/api/rooms/{room}/bots")
-    ana.post(f"/api/rooms/{room}/start")
+    ana, room = against_a_bot(server)
     page = ana.page(browser, server)
     page.goto(f"{server}/rooms/{room}")
     banner = page.locator("#connection")
